@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+const csv = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
+  );
+
+const intFrom = (min: number, max: number, def: number) => z.coerce.number().int().min(min).max(max).default(def);
+
+/**
+ * Every environment variable Trawl reads, with its default. Parsed once at start-up; a bad value stops
+ * start-up with a message naming the variable and the value's problem.
+ */
+export const EnvSchema = z.object({
+  PORT: intFrom(0, 65535, 8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default('trawl:'),
+  TRAWL_BOOTSTRAP_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  TRAWL_ALLOW_PRIVATE: csv.default([]),
+  TRAWL_PROXY_URL: z.url({ protocol: /^(http|https|socks4|socks5)$/ }).optional(),
+  TRAWL_ARTIFACT_RETENTION_S: intFrom(1, 10 * 365 * 86400, 86400),
+  TRAWL_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  TRAWL_TRENDS_BASE_URL: z.url().default('https://trends.google.com'),
+  TRAWL_BILLING_MODE: z.enum(['shadow', 'enforce']).default('shadow'),
+  TRAWL_HOST_RESOLVER_RULES: z.string().default(''),
+  TRAWL_FETCH_TIMEOUT_MS: intFrom(100, 600_000, 30_000),
+  TRAWL_IDEMPOTENCY_TTL_S: intFrom(1, 30 * 86400, 86400),
+  TRAWL_TEAM_CREDITS: intFrom(0, Number.MAX_SAFE_INTEGER, 1000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type TrawlConfig = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment (or any record of strings). Empty strings count as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): TrawlConfig {
+  const present: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') present[key] = v;
+  }
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

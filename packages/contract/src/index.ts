@@ -1,0 +1,6 @@
+export * from './errors.ts';
+export * from './common.ts';
+export * from './page.ts';
+export * from './fetch.ts';
+export * from './crawl.ts';
+export * from './trends.ts';

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The one test command (npm test): system programs, type check, then every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-system-deps.sh
+npx tsc -p tsconfig.json --noEmit
+npx vitest run "$@"
