@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { RedisConnection } from './client.ts';
+
+/**
+ * A Lua script file named `<name>-<nkeys>.lua`. Runs by EVALSHA and loads itself on NOSCRIPT, so scripts
+ * survive a Redis restart or failover without a start-up step.
+ */
+export class LuaScript {
+  readonly name: string;
+  readonly numberOfKeys: number;
+  private readonly source: string;
+  private readonly sha: string;
+
+  constructor(path: string) {
+    const file = path.split('/').pop() ?? path;
+    const m = /^(.+)-(\d+)\.lua$/.exec(file);
+    if (!m) throw new Error(`Lua script file name must be <name>-<nkeys>.lua: ${file}`);
+    this.name = m[1];
+    this.numberOfKeys = Number(m[2]);
+    this.source = readFileSync(path, 'utf8');
+    this.sha = createHash('sha1').update(this.source).digest('hex');
+  }
+
+  async run<T = unknown>(client: RedisConnection, keys: string[], args: (string | number | Buffer)[]): Promise<T> {
+    if (keys.length !== this.numberOfKeys) {
+      throw new Error(`${this.name}: expected ${this.numberOfKeys} keys, got ${keys.length}`);
+    }
+    const tail = [String(keys.length), ...keys, ...args.map((a) => (Buffer.isBuffer(a) ? a : String(a)))];
+    try {
+      return (await client.sendCommand(['EVALSHA', this.sha, ...tail])) as T;
+    } catch (err) {
+      if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
+      return (await client.sendCommand(['EVAL', this.source, ...tail])) as T;
+    }
+  }
+}
+
+/** Loads every `*.lua` of a directory URL, keyed by script name. */
+export function loadScripts(dir: URL, names: string[]): Record<string, LuaScript> {
+  const out: Record<string, LuaScript> = {};
+  for (const file of names) {
+    const s = new LuaScript(new URL(file, dir).pathname);
+    out[s.name] = s;
+  }
+  return out;
+}

@@ -1,0 +1,163 @@
+import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
+import type {
+  ApiKeyRecord,
+  ArtifactMeta,
+  IdempotencyBegin,
+  LedgerEntry,
+  RunRecord,
+  Store,
+  StoredResponse,
+  TeamRecord,
+} from '../types.ts';
+
+interface IdemEntry {
+  fingerprint: string;
+  response: StoredResponse | null;
+  expires: number;
+}
+
+/** Embedded-mode store: one process, plain maps. Behaviour is pinned by the shared conformance suite. */
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  private teams = new Map<string, TeamRecord>();
+  private keys = new Map<string, ApiKeyRecord & { hash: string }>();
+  private runs = new Map<string, string>();
+  private artifacts = new Map<string, { meta: ArtifactMeta; body: Buffer | null }>();
+  private idem = new Map<string, IdemEntry>();
+  private balances = new Map<string, number>();
+  private ledger = new Map<string, LedgerEntry[]>();
+  private charged = new Set<string>();
+  private sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    // Expired artifact bodies and idempotency entries would otherwise live as long as the process.
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async createTeam(name: string): Promise<TeamRecord> {
+    const team = { id: newId('team'), name, created_at: new Date(this.now()).toISOString() };
+    this.teams.set(team.id, team);
+    return { ...team };
+  }
+  async getTeam(id: string) {
+    const t = this.teams.get(id);
+    return t ? { ...t } : null;
+  }
+  async findTeamByName(name: string) {
+    for (const t of this.teams.values()) if (t.name === name) return { ...t };
+    return null;
+  }
+  async createApiKey(teamId: string, opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string }) {
+    const secret = opts.secret ?? newApiKeySecret();
+    const key: ApiKeyRecord = {
+      id: newId('key'),
+      team_id: teamId,
+      label: opts.label,
+      scopes: [...opts.scopes],
+      created_at: new Date(this.now()).toISOString(),
+      revoked_at: null,
+    };
+    this.keys.set(key.id, { ...key, hash: hashSecret(secret) });
+    return { key, secret };
+  }
+  async findApiKey(secret: string) {
+    const hash = hashSecret(secret);
+    for (const k of this.keys.values()) {
+      if (k.hash === hash && k.revoked_at === null) return publicKey(k);
+    }
+    return null;
+  }
+  async listApiKeys(teamId: string) {
+    return [...this.keys.values()].filter((k) => k.team_id === teamId).map(publicKey);
+  }
+  async revokeApiKey(teamId: string, keyId: string) {
+    const k = this.keys.get(keyId);
+    if (!k || k.team_id !== teamId || k.revoked_at) return false;
+    k.revoked_at = new Date(this.now()).toISOString();
+    return true;
+  }
+
+  // Runs are kept as JSON so callers can never mutate stored state through a shared reference.
+  async createRun(record: RunRecord) {
+    if (this.runs.has(record.run.id)) throw new Error('run id already exists');
+    this.runs.set(record.run.id, JSON.stringify(record));
+  }
+  async saveRun(record: RunRecord) {
+    this.runs.set(record.run.id, JSON.stringify(record));
+  }
+  async getRun(id: string) {
+    const s = this.runs.get(id);
+    return s ? (JSON.parse(s) as RunRecord) : null;
+  }
+
+  async putArtifact(meta: ArtifactMeta, body: Buffer) {
+    this.artifacts.set(`${meta.run_id}\n${meta.key}`, { meta: { ...meta }, body: Buffer.from(body) });
+  }
+  async getArtifact(runId: string, key: string) {
+    const a = this.artifacts.get(`${runId}\n${key}`);
+    if (!a) return null;
+    const expired = a.meta.expires_at !== null && Date.parse(a.meta.expires_at) <= this.now();
+    return { meta: { ...a.meta }, body: expired || !a.body ? null : Buffer.from(a.body) };
+  }
+
+  async beginIdempotent(key: string, fingerprint: string, leaseS: number): Promise<IdempotencyBegin> {
+    const e = this.idem.get(key);
+    if (!e || e.expires <= this.now()) {
+      this.idem.set(key, { fingerprint, response: null, expires: this.now() + leaseS * 1000 });
+      return { state: 'started' };
+    }
+    if (e.fingerprint !== fingerprint) return { state: 'conflict' };
+    return e.response ? { state: 'replay', response: { ...e.response } } : { state: 'in_progress' };
+  }
+  async completeIdempotent(key: string, fingerprint: string, response: StoredResponse, ttlS: number) {
+    const e = this.idem.get(key);
+    if (e && e.fingerprint !== fingerprint) return;
+    this.idem.set(key, { fingerprint, response: { ...response }, expires: this.now() + ttlS * 1000 });
+  }
+  async releaseIdempotent(key: string, fingerprint: string) {
+    const e = this.idem.get(key);
+    if (e && e.fingerprint === fingerprint && !e.response) this.idem.delete(key);
+  }
+
+  async charge(entry: LedgerEntry, enforce: boolean) {
+    const balance = this.balances.get(entry.team_id) ?? 0;
+    const once = `${entry.run_id}\n${entry.reason}`;
+    if (this.charged.has(once)) return { ok: true, balance };
+    if (enforce && balance < entry.units) return { ok: false, balance };
+    this.charged.add(once);
+    this.balances.set(entry.team_id, balance - entry.units);
+    const list = this.ledger.get(entry.team_id) ?? [];
+    list.push({ ...entry });
+    this.ledger.set(entry.team_id, list);
+    return { ok: true, balance: balance - entry.units };
+  }
+  async balance(teamId: string) {
+    return this.balances.get(teamId) ?? 0;
+  }
+  async grantCredits(teamId: string, units: number) {
+    const b = (this.balances.get(teamId) ?? 0) + units;
+    this.balances.set(teamId, b);
+    return b;
+  }
+  async entries(teamId: string, limit: number) {
+    return (this.ledger.get(teamId) ?? []).slice(-limit).reverse();
+  }
+
+  async close() {
+    clearInterval(this.sweeper);
+  }
+
+  private sweep() {
+    const now = this.now();
+    for (const [k, e] of this.idem) if (e.expires <= now) this.idem.delete(k);
+    for (const a of this.artifacts.values()) {
+      if (a.meta.expires_at !== null && Date.parse(a.meta.expires_at) <= now) a.body = null;
+    }
+  }
+}
+
+function publicKey(k: ApiKeyRecord & { hash: string }): ApiKeyRecord {
+  const { hash: _hash, ...rest } = k;
+  return { ...rest, scopes: [...rest.scopes] };
+}

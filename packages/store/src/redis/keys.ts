@@ -1,0 +1,43 @@
+/**
+ * Every Redis key the store uses, in one place. Keys of one team's ledger share a hash tag so the charge
+ * script stays on one Redis Cluster slot.
+ */
+export class StoreKeys {
+  constructor(private readonly prefix: string) {}
+  team(id: string) {
+    return `${this.prefix}team:${id}`;
+  }
+  teamByName(name: string) {
+    return `${this.prefix}team-name:${name}`;
+  }
+  apiKeyByHash(hash: string) {
+    return `${this.prefix}apikey:${hash}`;
+  }
+  apiKeyHashById(id: string) {
+    return `${this.prefix}apikey-id:${id}`;
+  }
+  teamKeys(teamId: string) {
+    return `${this.prefix}team-keys:${teamId}`;
+  }
+  run(id: string) {
+    return `${this.prefix}run:${id}`;
+  }
+  artifactMeta(runId: string, key: string) {
+    return `${this.prefix}artifact:{${runId}}:${key}:meta`;
+  }
+  artifactBody(runId: string, key: string) {
+    return `${this.prefix}artifact:{${runId}}:${key}:body`;
+  }
+  idempotency(key: string) {
+    return `${this.prefix}idem:${key}`;
+  }
+  balance(teamId: string) {
+    return `${this.prefix}ledger:{${teamId}}:balance`;
+  }
+  charged(teamId: string) {
+    return `${this.prefix}ledger:{${teamId}}:charged`;
+  }
+  ledgerEntries(teamId: string) {
+    return `${this.prefix}ledger:{${teamId}}:entries`;
+  }
+}

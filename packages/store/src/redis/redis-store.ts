@@ -1,0 +1,185 @@
+import { getBuffer, loadScripts, type RedisConnection } from '@trawl/redis';
+import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
+import { ARTIFACT_TOMBSTONE_S } from '../retention.ts';
+import type {
+  ApiKeyRecord,
+  ArtifactMeta,
+  IdempotencyBegin,
+  LedgerEntry,
+  RunRecord,
+  Store,
+  TeamRecord,
+} from '../types.ts';
+import { StoreKeys } from './keys.ts';
+
+const scripts = loadScripts(new URL('./lua/', import.meta.url), [
+  'idempotency-begin-1.lua',
+  'idempotency-complete-1.lua',
+  'idempotency-release-1.lua',
+  'ledger-charge-3.lua',
+]);
+
+/** Cluster-mode store: every gateway and worker shares it. Pinned by the same conformance suite as memory. */
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  private readonly k: StoreKeys;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    prefix: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.k = new StoreKeys(prefix);
+  }
+
+  async createTeam(name: string): Promise<TeamRecord> {
+    const team = { id: newId('team'), name, created_at: this.iso() };
+    // The name index is claimed first so two concurrent bootstraps cannot create two teams of one name.
+    const claimed = await this.redis.set(this.k.teamByName(name), team.id, { condition: 'NX' });
+    if (claimed === null) {
+      const existing = await this.findTeamByName(name);
+      if (existing) return existing;
+    }
+    await this.redis.set(this.k.team(team.id), JSON.stringify(team));
+    return team;
+  }
+  async getTeam(id: string) {
+    const s = await this.redis.get(this.k.team(id));
+    return s ? (JSON.parse(s) as TeamRecord) : null;
+  }
+  async findTeamByName(name: string) {
+    const id = await this.redis.get(this.k.teamByName(name));
+    return id ? this.getTeam(id) : null;
+  }
+  async createApiKey(teamId: string, opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string }) {
+    const secret = opts.secret ?? newApiKeySecret();
+    const hash = hashSecret(secret);
+    const key: ApiKeyRecord = {
+      id: newId('key'),
+      team_id: teamId,
+      label: opts.label,
+      scopes: [...opts.scopes],
+      created_at: this.iso(),
+      revoked_at: null,
+    };
+    await this.redis
+      .multi()
+      .set(this.k.apiKeyByHash(hash), JSON.stringify(key))
+      .set(this.k.apiKeyHashById(key.id), hash)
+      .sAdd(this.k.teamKeys(teamId), key.id)
+      .exec();
+    return { key, secret };
+  }
+  async findApiKey(secret: string) {
+    const s = await this.redis.get(this.k.apiKeyByHash(hashSecret(secret)));
+    if (!s) return null;
+    const key = JSON.parse(s) as ApiKeyRecord;
+    return key.revoked_at === null ? key : null;
+  }
+  async listApiKeys(teamId: string) {
+    const ids = await this.redis.sMembers(this.k.teamKeys(teamId));
+    const out: ApiKeyRecord[] = [];
+    for (const id of ids) {
+      const hash = await this.redis.get(this.k.apiKeyHashById(id));
+      const s = hash ? await this.redis.get(this.k.apiKeyByHash(hash)) : null;
+      if (s) out.push(JSON.parse(s) as ApiKeyRecord);
+    }
+    return out;
+  }
+  async revokeApiKey(teamId: string, keyId: string) {
+    const hash = await this.redis.get(this.k.apiKeyHashById(keyId));
+    if (!hash) return false;
+    const s = await this.redis.get(this.k.apiKeyByHash(hash));
+    if (!s) return false;
+    const key = JSON.parse(s) as ApiKeyRecord;
+    if (key.team_id !== teamId || key.revoked_at) return false;
+    key.revoked_at = this.iso();
+    await this.redis.set(this.k.apiKeyByHash(hash), JSON.stringify(key));
+    return true;
+  }
+
+  async createRun(record: RunRecord) {
+    const ok = await this.redis.set(this.k.run(record.run.id), JSON.stringify(record), { condition: 'NX' });
+    if (ok === null) throw new Error('run id already exists');
+  }
+  async saveRun(record: RunRecord) {
+    await this.redis.set(this.k.run(record.run.id), JSON.stringify(record));
+  }
+  async getRun(id: string) {
+    const s = await this.redis.get(this.k.run(id));
+    return s ? (JSON.parse(s) as RunRecord) : null;
+  }
+
+  async putArtifact(meta: ArtifactMeta, body: Buffer) {
+    const m = this.redis.multi();
+    if (meta.expires_at === null) {
+      m.set(this.k.artifactMeta(meta.run_id, meta.key), JSON.stringify(meta));
+      m.set(this.k.artifactBody(meta.run_id, meta.key), body);
+    } else {
+      const at = Date.parse(meta.expires_at);
+      m.set(this.k.artifactMeta(meta.run_id, meta.key), JSON.stringify(meta), {
+        expiration: { type: 'PXAT', value: at + ARTIFACT_TOMBSTONE_S * 1000 },
+      });
+      m.set(this.k.artifactBody(meta.run_id, meta.key), body, { expiration: { type: 'PXAT', value: at } });
+    }
+    await m.exec();
+  }
+  async getArtifact(runId: string, key: string) {
+    const s = await this.redis.get(this.k.artifactMeta(runId, key));
+    if (!s) return null;
+    const meta = JSON.parse(s) as ArtifactMeta;
+    // Redis expires the body at expires_at; the check also covers a clock that runs ahead of Redis's.
+    if (meta.expires_at !== null && Date.parse(meta.expires_at) <= this.now()) return { meta, body: null };
+    return { meta, body: await getBuffer(this.redis, this.k.artifactBody(runId, key)) };
+  }
+
+  async beginIdempotent(key: string, fingerprint: string, leaseS: number): Promise<IdempotencyBegin> {
+    const r = await scripts['idempotency-begin'].run<string[]>(this.redis, [this.k.idempotency(key)], [fingerprint, leaseS * 1000]);
+    switch (r[0]) {
+      case 'started':
+      case 'conflict':
+      case 'in_progress':
+        return { state: r[0] };
+      default:
+        return { state: 'replay', response: { status: Number(r[1]), body: r[2] } };
+    }
+  }
+  async completeIdempotent(key: string, fingerprint: string, response: { status: number; body: string }, ttlS: number) {
+    await scripts['idempotency-complete'].run(this.redis, [this.k.idempotency(key)], [
+      fingerprint,
+      response.status,
+      response.body,
+      ttlS * 1000,
+    ]);
+  }
+  async releaseIdempotent(key: string, fingerprint: string) {
+    await scripts['idempotency-release'].run(this.redis, [this.k.idempotency(key)], [fingerprint]);
+  }
+
+  async charge(entry: LedgerEntry, enforce: boolean) {
+    const [ok, balance] = await scripts['ledger-charge'].run<[number, number]>(
+      this.redis,
+      [this.k.balance(entry.team_id), this.k.charged(entry.team_id), this.k.ledgerEntries(entry.team_id)],
+      [`${entry.run_id}\n${entry.reason}`, entry.units, enforce ? '1' : '0', JSON.stringify(entry)],
+    );
+    return { ok: ok === 1, balance: Number(balance) };
+  }
+  async balance(teamId: string) {
+    return Number((await this.redis.get(this.k.balance(teamId))) ?? 0);
+  }
+  async grantCredits(teamId: string, units: number) {
+    return Number(await this.redis.incrBy(this.k.balance(teamId), units));
+  }
+  async entries(teamId: string, limit: number) {
+    const list = await this.redis.lRange(this.k.ledgerEntries(teamId), -limit, -1);
+    return list.map((s) => JSON.parse(s) as LedgerEntry).reverse();
+  }
+
+  async close() {
+    // The connection belongs to whoever opened it.
+  }
+
+  private iso() {
+    return new Date(this.now()).toISOString();
+  }
+}

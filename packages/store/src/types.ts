@@ -1,0 +1,114 @@
+import type { PublicRun } from '@trawl/contract';
+
+export const KEY_SCOPES = ['fetch', 'crawl', 'trends', 'runs'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+export interface TeamRecord {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  team_id: string;
+  label: string;
+  scopes: KeyScope[];
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface TeamStore {
+  createTeam(name: string): Promise<TeamRecord>;
+  getTeam(id: string): Promise<TeamRecord | null>;
+  findTeamByName(name: string): Promise<TeamRecord | null>;
+  /** Stores only the hash of `secret` (a fresh one is generated when omitted) and returns the secret once. */
+  createApiKey(
+    teamId: string,
+    opts: { label: string; scopes: KeyScope[]; secret?: string },
+  ): Promise<{ key: ApiKeyRecord; secret: string }>;
+  /** The live (not revoked) key whose hash matches, or null. */
+  findApiKey(secret: string): Promise<ApiKeyRecord | null>;
+  listApiKeys(teamId: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(teamId: string, keyId: string): Promise<boolean>;
+}
+
+/** A run as stored: the public fields plus its owner and, for page runs, the public result. */
+export interface RunRecord {
+  run: PublicRun;
+  team_id: string;
+  /** The PageRunResponse result (JSON) once the run delivered a page. */
+  result?: unknown;
+  /** For crawl page runs: the crawl the page belongs to. */
+  crawl_id?: string;
+}
+
+export interface RunStore {
+  createRun(record: RunRecord): Promise<void>;
+  /** Replaces the stored record of an existing run. */
+  saveRun(record: RunRecord): Promise<void>;
+  getRun(id: string): Promise<RunRecord | null>;
+}
+
+export interface ArtifactMeta {
+  run_id: string;
+  key: string;
+  team_id: string;
+  content_type: string;
+  crawl_id: string | null;
+  created_at: string;
+  /** ISO timestamp after which the body is gone (410), or null. */
+  expires_at: string | null;
+}
+
+export interface ArtifactStore {
+  putArtifact(meta: ArtifactMeta, body: Buffer): Promise<void>;
+  /** null: never existed. body null: existed but its retention has elapsed. */
+  getArtifact(runId: string, key: string): Promise<{ meta: ArtifactMeta; body: Buffer | null } | null>;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
+export type IdempotencyBegin =
+  | { state: 'started' }
+  | { state: 'in_progress' }
+  | { state: 'conflict' }
+  | { state: 'replay'; response: StoredResponse };
+
+export interface IdempotencyStore {
+  /**
+   * Claims `key` for a request whose body hashes to `fingerprint`. Atomic: of many concurrent callers with the
+   * same key exactly one gets `started`. The claim lapses after `leaseS` unless completed.
+   */
+  beginIdempotent(key: string, fingerprint: string, leaseS: number): Promise<IdempotencyBegin>;
+  completeIdempotent(key: string, fingerprint: string, response: StoredResponse, ttlS: number): Promise<void>;
+  /** Drops a claim whose request ended without a response worth replaying (e.g. an internal error). */
+  releaseIdempotent(key: string, fingerprint: string): Promise<void>;
+}
+
+export interface LedgerEntry {
+  team_id: string;
+  run_id: string;
+  units: number;
+  reason: string;
+  at: string;
+}
+
+export interface Ledger {
+  /**
+   * Records a charge once per (run_id, reason). In enforce mode refuses (ok false, nothing recorded) when the
+   * balance is below `units`; in shadow mode always records, even into a negative balance.
+   */
+  charge(entry: LedgerEntry, enforce: boolean): Promise<{ ok: boolean; balance: number }>;
+  balance(teamId: string): Promise<number>;
+  grantCredits(teamId: string, units: number): Promise<number>;
+  entries(teamId: string, limit: number): Promise<LedgerEntry[]>;
+}
+
+export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger {
+  readonly kind: 'memory' | 'redis';
+  close(): Promise<void>;
+}
