@@ -41,6 +41,8 @@ export interface RunRecord {
   result?: unknown;
   /** For crawl page runs: the crawl the page belongs to. */
   crawl_id?: string;
+  /** Why a failed run delivered nothing (public-safe). */
+  failure?: { block_reason: string; retryable: boolean };
 }
 
 export interface RunStore {

@@ -1,0 +1,39 @@
+import { ERROR_CODES, type ErrorCode, type PublicErrorResponse } from '@trawl/contract';
+
+/** An error the caller is meant to see, in the contract's shape. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+  readonly retryable: boolean;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { details?: Record<string, unknown>; retryable?: boolean; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.details = opts.details ?? {};
+    this.retryable = opts.retryable ?? ERROR_CODES[code].retryable;
+    this.headers = opts.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  toBody(requestId: string): PublicErrorResponse {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        type: ERROR_CODES[this.code].type,
+        retryable: this.retryable,
+        request_id: requestId,
+        details: this.details,
+      },
+    };
+  }
+}

@@ -1,0 +1,86 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { GatewayContext } from './context.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { genRequestId } from './plugins/request-id.ts';
+import { zodValidatorCompiler } from './validation.ts';
+import { docsRoutes } from './routes/docs-route.ts';
+import { fetchRoutes } from './routes/fetch-route.ts';
+import { runRoutes } from './routes/run-routes.ts';
+import { adminRoutes } from './routes/admin-trpc.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, for the OpenAPI completeness check and operators' introspection. */
+    routeList: { method: string; url: string }[];
+  }
+}
+
+export interface AppOptions {
+  /** pino options; false silences logs (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/** pino options: JSON logs carrying the request id; never the Authorization header or a body. */
+export function loggerOptions(level: string): Record<string, unknown> {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], remove: true },
+    serializers: {
+      req: (req: { method: string; routeOptions?: { url?: string }; url: string }) => ({
+        method: req.method,
+        // The route pattern, not the raw URL: query strings are the caller's data.
+        route: req.routeOptions?.url ?? 'unmatched',
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
+export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? loggerOptions(ctx.config.LOG_LEVEL),
+    genReqId: genRequestId,
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    bodyLimit: 2 * 1024 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  // JSON only: fastify's built-in text/plain parser would hand a string to the body schema.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Responses are built from contract types; tests parse them with the contract's schemas.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  const routeList: { method: string; url: string }[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routeList.push({ method, url: r.url });
+  });
+  registerErrorHandling(app);
+  registerAuth(app, ctx.store);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Trawl web data API',
+        version: '1.0.0',
+        description: 'Fetch, Crawl and search-trends Related Queries. Generated from the contract schemas.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(docsRoutes);
+  await app.register(fetchRoutes(ctx));
+  await app.register(runRoutes(ctx));
+  await app.register(adminRoutes(ctx));
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, store: ctx.store.kind }));
+  return app;
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Store, StoredResponse } from '@trawl/store';
+import { ApiError } from './api-error.ts';
+import { teamOf } from './plugins/auth.ts';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Canonical JSON (sorted keys), so the same body sent with other whitespace or key order matches. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export interface IdempotencyOptions {
+  store: Store;
+  ttlS: number;
+  /** How long a claim holds while its first request is still running. */
+  leaseS: number;
+}
+
+/** What a creation handler produces: the response and whether replaying it later is right. */
+export interface CreationResult {
+  status: number;
+  body: unknown;
+  /** False for answers that created nothing (e.g. out of credit): the key is released, not stored. */
+  replayable: boolean;
+}
+
+/**
+ * Runs a creation operation under the caller's `Idempotency-Key`, if any: the same team, key and body get
+ * the first response replayed; another body gets 409 idempotency_conflict; a still-running first request
+ * gets 409 idempotency_in_progress. Keys are per team and per route.
+ */
+export async function withIdempotency(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  opts: IdempotencyOptions,
+  create: () => Promise<CreationResult>,
+): Promise<FastifyReply> {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return send(reply, await create());
+  if (typeof header !== 'string' || !KEY.test(header)) {
+    throw new ApiError('invalid_request', 'Idempotency-Key must be 1-255 visible ASCII characters', {
+      details: { header: 'Idempotency-Key' },
+    });
+  }
+  const route = `${request.method} ${request.routeOptions.url}`;
+  const key = `${teamOf(request)}:${createHash('sha256').update(`${route}\n${header}`).digest('base64url')}`;
+  const fingerprint = createHash('sha256').update(canonical(request.body)).digest('base64url');
+  const begun = await opts.store.beginIdempotent(key, fingerprint, opts.leaseS);
+  switch (begun.state) {
+    case 'conflict':
+      throw new ApiError('idempotency_conflict', 'this Idempotency-Key was used with a different request body');
+    case 'in_progress':
+      throw new ApiError('idempotency_in_progress', 'a request with this Idempotency-Key is still running', {
+        headers: { 'retry-after': '1' },
+      });
+    case 'replay':
+      reply.header('idempotent-replayed', 'true');
+      return reply.code(begun.response.status).type('application/json; charset=utf-8').send(begun.response.body);
+  }
+  let result: CreationResult;
+  try {
+    result = await create();
+  } catch (err) {
+    await opts.store.releaseIdempotent(key, fingerprint);
+    throw err;
+  }
+  if (!result.replayable) {
+    await opts.store.releaseIdempotent(key, fingerprint);
+    return send(reply, result);
+  }
+  const stored: StoredResponse = { status: result.status, body: JSON.stringify(result.body) };
+  await opts.store.completeIdempotent(key, fingerprint, stored, opts.ttlS);
+  return reply.code(stored.status).type('application/json; charset=utf-8').send(stored.body);
+}
+
+function send(reply: FastifyReply, r: CreationResult): FastifyReply {
+  return reply.code(r.status).type('application/json; charset=utf-8').send(JSON.stringify(r.body));
+}

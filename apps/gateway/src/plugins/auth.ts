@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiKeyRecord, KeyScope, Store } from '@trawl/store';
+import { ApiError } from '../api-error.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The key scope a route needs; routes without one are public (the API docs). */
+    scope?: KeyScope;
+  }
+  interface FastifyRequest {
+    apiKey: ApiKeyRecord | null;
+  }
+}
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+/** Authenticates every route that declares a scope, before its body is even parsed. */
+export function registerAuth(app: FastifyInstance, store: Store): void {
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const scope = request.routeOptions.config?.scope;
+    if (!scope) return;
+    const m = BEARER.exec(request.headers.authorization ?? '');
+    if (!m) throw new ApiError('authentication_required', 'send Authorization: Bearer <API key>');
+    const key = await store.findApiKey(m[1]);
+    if (!key) throw new ApiError('authentication_required', 'the API key is unknown or revoked');
+    if (!key.scopes.includes(scope)) {
+      throw new ApiError('permission_denied', `this API key has no access to ${scope}`, { details: { scope } });
+    }
+    request.apiKey = key;
+  });
+}
+
+/** The authenticated team of a scoped route. */
+export function teamOf(request: FastifyRequest): string {
+  if (!request.apiKey) throw new Error('teamOf called on an unauthenticated route');
+  return request.apiKey.team_id;
+}

@@ -1,0 +1,90 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { initTRPC, TRPCError } from '@trpc/server';
+import { fastifyTRPCPlugin, type CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
+import { z } from 'zod';
+import { KEY_SCOPES } from '@trawl/store';
+import type { GatewayContext } from '../context.ts';
+
+/**
+ * Operator administration over tRPC at /admin: teams, API keys and credits. Guarded by TRAWL_ADMIN_TOKEN
+ * (not an API key: API keys cannot manage keys, members or billing). Absent token, absent routes.
+ */
+function sameSecret(a: string, b: string): boolean {
+  const h = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(h(a), h(b));
+}
+
+function adminRouter(gw: GatewayContext) {
+  const t = initTRPC.context<{ admin: boolean }>().create();
+  const admin = t.procedure.use(({ ctx, next }) => {
+    if (!ctx.admin) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'admin token required' });
+    return next();
+  });
+  const teamId = z.string().min(1).max(200);
+  const store = gw.store;
+  const requireTeam = async (id: string) => {
+    const team = await store.getTeam(id);
+    if (!team) throw new TRPCError({ code: 'NOT_FOUND', message: 'no such team' });
+    return team;
+  };
+  return t.router({
+    'teams.create': admin.input(z.strictObject({ name: z.string().min(1).max(100) })).mutation(async ({ input }) => {
+      const existing = await store.findTeamByName(input.name);
+      if (existing) return existing;
+      const team = await store.createTeam(input.name);
+      await store.grantCredits(team.id, gw.config.TRAWL_TEAM_CREDITS);
+      return team;
+    }),
+    'teams.byName': admin.input(z.strictObject({ name: z.string().min(1).max(100) })).query(async ({ input }) => {
+      const team = await store.findTeamByName(input.name);
+      if (!team) throw new TRPCError({ code: 'NOT_FOUND', message: 'no such team' });
+      return team;
+    }),
+    'keys.create': admin
+      .input(
+        z.strictObject({
+          team_id: teamId,
+          label: z.string().min(1).max(100),
+          scopes: z.array(z.enum(KEY_SCOPES)).min(1).default([...KEY_SCOPES]),
+        }),
+      )
+      .mutation(async ({ input }) => {
+        await requireTeam(input.team_id);
+        return store.createApiKey(input.team_id, { label: input.label, scopes: input.scopes });
+      }),
+    'keys.list': admin.input(z.strictObject({ team_id: teamId })).query(({ input }) => store.listApiKeys(input.team_id)),
+    'keys.revoke': admin
+      .input(z.strictObject({ team_id: teamId, key_id: z.string().min(1).max(200) }))
+      .mutation(async ({ input }) => ({ revoked: await store.revokeApiKey(input.team_id, input.key_id) })),
+    'credits.grant': admin
+      .input(z.strictObject({ team_id: teamId, units: z.int().min(1).max(1_000_000_000) }))
+      .mutation(async ({ input }) => {
+        await requireTeam(input.team_id);
+        return { balance: await store.grantCredits(input.team_id, input.units) };
+      }),
+    'credits.balance': admin.input(z.strictObject({ team_id: teamId })).query(async ({ input }) => ({
+      balance: await store.balance(input.team_id),
+      entries: await store.entries(input.team_id, 50),
+    })),
+  });
+}
+
+export type AdminRouter = ReturnType<typeof adminRouter>;
+
+export function adminRoutes(gw: GatewayContext) {
+  return async function (app: FastifyInstance) {
+    const token = gw.config.TRAWL_ADMIN_TOKEN;
+    if (!token) return;
+    await app.register(fastifyTRPCPlugin, {
+      prefix: '/admin',
+      trpcOptions: {
+        router: adminRouter(gw),
+        createContext: ({ req }: CreateFastifyContextOptions) => {
+          const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+          return { admin: m !== null && sameSecret(m[1], token) };
+        },
+      },
+    });
+  };
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { RunResponse } from '@trawl/contract';
+import type { RunRecord } from '@trawl/store';
+import { ApiError } from '../api-error.ts';
+import type { GatewayContext } from '../context.ts';
+import { teamOf } from '../plugins/auth.ts';
+import { AUTH_ERRORS, BEARER_SECURITY, responses } from '../route-schema.ts';
+
+const RunParams = z.strictObject({ run_id: z.string().min(1).max(200) });
+const ArtifactParams = z.strictObject({ run_id: z.string().min(1).max(200), key: z.string().min(1).max(100) });
+const ArtifactQuery = z.strictObject({
+  crawl_id: z.string().min(1).max(200).optional().meta({ description: 'Present on crawl page artifacts; keep it.' }),
+});
+const ArtifactBody = z.string().meta({ format: 'binary', description: 'The artifact bytes, with its content_type.' });
+
+export function runRoutes(ctx: GatewayContext) {
+  async function ownRun(request: Parameters<typeof teamOf>[0], runId: string): Promise<RunRecord | null> {
+    const record = await ctx.store.getRun(runId);
+    // Someone else's run is indistinguishable from a missing one.
+    return record && record.team_id === teamOf(request) ? record : null;
+  }
+
+  return async function (app: FastifyInstance) {
+    app.get(
+      '/v1/runs/:run_id',
+      {
+        config: { scope: 'runs' },
+        schema: {
+          operationId: 'getRun',
+          tags: ['runs'],
+          summary: 'Read a run of your team',
+          security: BEARER_SECURITY,
+          params: RunParams,
+          response: responses({ 200: RunResponse }, [...AUTH_ERRORS, 'validation_error', 'run_not_found']),
+        },
+      },
+      async (request) => {
+        const { run_id } = request.params as z.infer<typeof RunParams>;
+        const record = await ownRun(request, run_id);
+        if (!record) throw new ApiError('run_not_found', 'no such run', { details: { run_id } });
+        return { run: record.run };
+      },
+    );
+
+    app.get(
+      '/v1/runs/:run_id/artifacts/:key',
+      {
+        config: { scope: 'runs' },
+        schema: {
+          operationId: 'downloadArtifact',
+          tags: ['runs'],
+          summary: 'Download an artifact of a run (free of charge); follow artifact URLs exactly as returned',
+          security: BEARER_SECURITY,
+          params: ArtifactParams,
+          querystring: ArtifactQuery,
+          response: responses(
+            { 200: { description: 'The artifact', content: { 'application/octet-stream': { schema: ArtifactBody } } } },
+            [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'artifact_not_found', 'run_not_ready', 'artifact_expired'],
+          ),
+        },
+      },
+      async (request, reply) => {
+        const { run_id, key } = request.params as z.infer<typeof ArtifactParams>;
+        const { crawl_id } = request.query as z.infer<typeof ArtifactQuery>;
+        const notFound = () => new ApiError('artifact_not_found', 'no such artifact', { details: { run_id, key } });
+        const found = await ctx.store.getArtifact(run_id, key);
+        if (!found) {
+          const record = await ownRun(request, run_id);
+          if (record && (record.run.status === 'running' || record.run.status === 'queued')) {
+            throw new ApiError('run_not_ready', 'the run has not finished yet', { details: { run_id } });
+          }
+          throw notFound();
+        }
+        const { meta, body } = found;
+        // Crawl page artifacts are served only through the URL that names their crawl, and only to its team.
+        if (meta.team_id !== teamOf(request) || (meta.crawl_id ?? undefined) !== crawl_id) throw notFound();
+        if (body === null) {
+          throw new ApiError('artifact_expired', 'the artifact retention period has elapsed', {
+            details: { run_id, key, expired_at: meta.expires_at },
+          });
+        }
+        return reply
+          .header('content-type', meta.content_type)
+          .header('cache-control', 'private, no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(body);
+      },
+    );
+  };
+}

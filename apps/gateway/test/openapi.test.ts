@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestGateway, type TestGateway } from '../../../test/support/gateway.ts';
+
+let gw: TestGateway;
+const routes: { method: string; url: string }[] = [];
+beforeAll(async () => {
+  gw = await startTestGateway();
+  // Every route fastify registered, so a new /v1 route cannot miss the document.
+  routes.push(...gw.app.routeList);
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+async function doc(path: string) {
+  const res = await fetch(`${gw.url}${path}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, any>;
+}
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document served without a key', async () => {
+    const d = await doc('/api-docs/public-v1/openapi');
+    expect(d.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(d);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lists every /v1 route the gateway serves', async () => {
+    const d = await doc('/api-docs/public-v1/openapi');
+    const v1 = routes.filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD');
+    expect(v1.length).toBeGreaterThanOrEqual(3);
+    for (const r of v1) {
+      const path = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+      expect(d.paths[path]?.[r.method.toLowerCase()], `${r.method} ${path}`).toBeDefined();
+    }
+  });
+
+  it('derives its schemas and error codes from the contract', async () => {
+    const d = await doc('/api-docs/public-v1/openapi');
+    for (const name of ['FetchRequest', 'PageRunResponse', 'PublicRun', 'PublicPageResult', 'CrawlRequest', 'PublicError']) {
+      expect(d.components.schemas[name], name).toBeDefined();
+    }
+    const fetchOp = d.paths['/v1/fetch'].post;
+    expect(fetchOp.operationId).toBe('fetchPage');
+    expect(Object.keys(fetchOp.responses).sort()).toEqual(
+      ['200', '400', '401', '402', '403', '408', '409', '429', '500', '502', '503'].sort(),
+    );
+    expect(d.components.schemas.PublicError.properties.code.enum).toContain('payment_required');
+  });
+
+  it('serves a valid per-area document with only that area', async () => {
+    for (const area of ['fetch', 'runs', 'crawl', 'search-trends']) {
+      const d = await doc(`/api-docs/public-v1/openapi/${area}`);
+      const result = await new Validator().validate(d);
+      expect(result.valid, area).toBe(true);
+      for (const item of Object.values(d.paths) as Record<string, any>[]) {
+        for (const op of Object.values(item)) expect(op.tags).toContain(area);
+      }
+    }
+    const fetchDoc = await doc('/api-docs/public-v1/openapi/fetch');
+    expect(Object.keys(fetchDoc.paths)).toEqual(['/v1/fetch']);
+  });
+
+  it('has Markdown counterparts', async () => {
+    const res = await fetch(`${gw.url}/api-docs/fetch.md`);
+    expect(res.headers.get('content-type')).toContain('text/markdown');
+    const md = await res.text();
+    expect(md).toContain('## POST /v1/fetch');
+    expect(md).toContain('`fetchPage`');
+    expect(md).toContain('| `url` |');
+    expect(md).toContain('`payment_required`');
+    expect((await fetch(`${gw.url}/api-docs/nothing.md`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,167 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { LookupFunction as NodeLookupFunction } from 'node:net';
+import { gotScraping, TransformHeadersAgent, type HandlerFunction, type Request } from 'got-scraping';
+import type { LookupFunction } from '@trawl/net';
+
+/**
+ * The only file that imports got-scraping. It performs ONE HTTP exchange (no redirects, no retries) and streams
+ * the body under a byte cap; routes, redirects, SSRF checks and the deadline belong to the light engine.
+ *
+ * got-scraping quirks handled here:
+ * - Its header hook probes ALPN for every https URL with a raw tls.connect that ignores `dnsLookup`, so it would
+ *   resolve and contact the host on its own. We hand it a `resolveProtocol` that answers "http/1.1" without any
+ *   network (it reads `options.resolveProtocol`, although its typings put that field on `context`).
+ * - With `http2: true` it routes https through http2-wrapper, whose process-wide ALPN cache and session pool are
+ *   keyed by hostname and ignore `lookup`. We use HTTP/1.1 on our own keep-alive agents instead, so every socket
+ *   of the direct route is opened through the pinned lookup the engine passes in.
+ */
+
+export type ExchangeRoute = { kind: 'direct'; lookup: LookupFunction } | { kind: 'proxy'; proxyUrl: string };
+
+export interface ExchangeRequest {
+  url: URL;
+  headers: Record<string, string>;
+  route: ExchangeRoute;
+  maxBodyBytes: number;
+  /** Aborting destroys the exchange at once. */
+  signal: AbortSignal;
+  /** TCP connect limit (used on the proxy route so a dead proxy fails fast). */
+  connectTimeoutMs?: number;
+  /** 'drain' reads and drops up to 64 KiB of body (redirect responses), keeping the socket reusable. */
+  bodyMode(statusCode: number): 'keep' | 'drain';
+}
+
+export interface ExchangeResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type ExchangeFailure = 'body_size_limit' | 'aborted' | 'transport';
+
+/** `code` is an errno-style code (ECONNREFUSED, blocked_target...), never a message with a URL in it. */
+export class ExchangeError extends Error {
+  constructor(
+    readonly kind: ExchangeFailure,
+    readonly code: string,
+    /** Whether response headers had arrived (a failure before them on a proxy route is the proxy's). */
+    readonly responseStarted: boolean,
+    readonly statusCode?: number,
+  ) {
+    super(`exchange failed: ${kind} (${code})`);
+    this.name = 'ExchangeError';
+  }
+}
+
+export interface HttpClient {
+  exchange(req: ExchangeRequest): Promise<ExchangeResponse>;
+  close(): void;
+}
+
+const DRAIN_LIMIT = 64 * 1024;
+const http1Only = async () => ({ alpnProtocol: 'http/1.1' });
+
+const noAlpnProbe: HandlerFunction = (options, next) => {
+  (options as unknown as { resolveProtocol: typeof http1Only }).resolveProtocol = http1Only;
+  return next(options);
+};
+
+export function createGotScrapingClient(opts: { userAgent?: string } = {}): HttpClient {
+  const httpAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
+  const httpsAgent = new HttpsAgent({ keepAlive: true, scheduling: 'lifo' });
+  // got-scraping wraps agents to order and case headers like a browser; keep that on our agents too.
+  const agent = { http: new TransformHeadersAgent(httpAgent), https: new TransformHeadersAgent(httpsAgent) };
+  const client = gotScraping.extend({
+    handlers: [noAlpnProbe],
+    http2: false,
+    followRedirect: false,
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    decompress: true,
+    // The engine owns the deadline; got-scraping's own 60 s request timeout must not cut long deadlines short.
+    timeout: { request: undefined },
+  });
+  const baseHeaders: Record<string, string> = opts.userAgent ? { 'user-agent': opts.userAgent } : {};
+
+  return {
+    exchange(req) {
+      const routeOptions =
+        req.route.kind === 'direct'
+          ? { agent, dnsLookup: req.route.lookup as unknown as NodeLookupFunction }
+          : { proxyUrl: req.route.proxyUrl };
+      const stream = client.stream(req.url.href, {
+        ...routeOptions,
+        headers: { ...baseHeaders, ...req.headers },
+        timeout: req.connectTimeoutMs === undefined ? {} : { connect: req.connectTimeoutMs },
+      });
+      return readBounded(stream, req);
+    },
+    close() {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}
+
+function readBounded(stream: Request, req: ExchangeRequest): Promise<ExchangeResponse> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let statusCode = 0;
+    let headers: Record<string, string> = {};
+    let mode: 'keep' | 'drain' = 'keep';
+    let size = 0;
+    const chunks: Buffer[] = [];
+
+    const settle = () => {
+      settled = true;
+      req.signal.removeEventListener('abort', onAbort);
+    };
+    const fail = (kind: ExchangeFailure, code: string) => {
+      if (settled) return;
+      settle();
+      stream.destroy();
+      reject(new ExchangeError(kind, code, statusCode !== 0, statusCode || undefined));
+    };
+    const finish = () => {
+      if (settled) return;
+      settle();
+      if (!stream.readableEnded) stream.destroy();
+      resolve({ statusCode, headers, body: mode === 'keep' ? Buffer.concat(chunks, size) : Buffer.alloc(0) });
+    };
+    const onAbort = () => fail('aborted', 'ABORTED');
+
+    if (req.signal.aborted) return onAbort();
+    req.signal.addEventListener('abort', onAbort, { once: true });
+    stream.once('response', (res: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
+      statusCode = res.statusCode;
+      headers = flattenHeaders(res.headers);
+      mode = req.bodyMode(statusCode);
+      const declared = Number(headers['content-length']);
+      if (mode === 'keep' && declared > req.maxBodyBytes) fail('body_size_limit', 'DECLARED_TOO_LARGE');
+    });
+    stream.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (mode === 'drain') {
+        if (size > DRAIN_LIMIT) finish();
+        return;
+      }
+      if (size > req.maxBodyBytes) return fail('body_size_limit', 'BODY_TOO_LARGE');
+      chunks.push(chunk);
+    });
+    stream.once('end', finish);
+    // Stays attached after settling: a late 'error' from a destroyed stream must not become an uncaught one.
+    stream.on('error', (err: NodeJS.ErrnoException) => fail('transport', typeof err.code === 'string' ? err.code : 'ERR_TRANSPORT'));
+  });
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    // Set-Cookie values may contain commas (Expires=...), so they are joined by newlines instead.
+    out[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
+  }
+  return out;
+}

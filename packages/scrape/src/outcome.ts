@@ -1,0 +1,26 @@
+import type { Audit, BlockReason, Diagnostics, PageContent } from '@trawl/contract';
+
+/** A page worth delivering (status completed or low_quality). */
+export interface ScrapedPage {
+  url: string;
+  finalUrl: string;
+  statusCode: number;
+  status: 'completed' | 'low_quality';
+  title: string;
+  content: PageContent;
+  audit: Audit;
+  diagnostics: Diagnostics;
+}
+
+/** No deliverable page; `blockReason` says why, `retryable` whether trying later may help. */
+export interface ScrapeFailure {
+  blockReason: BlockReason;
+  retryable: boolean;
+  statusCode: number | null;
+  /** Public-safe extra context (never URLs, headers or bodies). */
+  detail: string | null;
+  audit: Audit;
+  diagnostics: Diagnostics;
+}
+
+export type ScrapeOutcome = { ok: true; page: ScrapedPage } | { ok: false; failure: ScrapeFailure };

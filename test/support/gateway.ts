@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import { loadConfig } from '@trawl/config';
+import { startGateway, type RunningGateway } from '../../apps/gateway/src/start.ts';
+
+export const TEST_KEY = 'test-key-0123456789abcdef';
+
+export interface TestGateway extends RunningGateway {
+  /** Every log line the gateway wrote, as parsed JSON. */
+  logs: Record<string, unknown>[];
+  /** fetch() against the gateway with the bootstrap key (override with headers.authorization). */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+/**
+ * A real gateway on a free loopback port. Hostnames under .test map to 127.0.0.1 and the SSRF guard lets
+ * 127.0.0.1 through (only), as the fixture sites need.
+ */
+export async function startTestGateway(env: Record<string, string> = {}, now?: () => number): Promise<TestGateway> {
+  const config = loadConfig({
+    PORT: '0',
+    TRAWL_BOOTSTRAP_KEY: TEST_KEY,
+    TRAWL_ALLOW_PRIVATE: '127.0.0.1/32',
+    TRAWL_HOST_RESOLVER_RULES: 'MAP *.test 127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      cb();
+    },
+  });
+  const { loggerOptions } = await import('../../apps/gateway/src/app.ts');
+  const g = await startGateway(config, { logger: { ...loggerOptions('info'), stream }, now });
+  return {
+    ...g,
+    logs,
+    call(method, path, body, headers = {}) {
+      const h: Record<string, string> = { authorization: `Bearer ${TEST_KEY}`, ...headers };
+      if (body !== undefined && !h['content-type']) h['content-type'] = 'application/json';
+      return fetch(`${g.url}${path}`, {
+        method,
+        headers: h,
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+  };
+}
