@@ -1,0 +1,86 @@
+import type { ShardDirectory } from '../types.ts';
+
+/** Embedded-mode directory: one process, so ownership and politeness live in maps. */
+export class MemoryShardDirectory implements ShardDirectory {
+  private workers = new Map<string, number>();
+  private hosts = new Map<string, Set<string>>();
+  private owners = new Map<string, { worker: string; until: number }>();
+  private slow = new Map<string, number>();
+  private robots = new Map<string, { body: string | null; until: number }>();
+  private active = new Set<string>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly workerTtlMs = 10_000,
+  ) {}
+
+  async heartbeat(workerId: string, now: number) {
+    this.workers.set(workerId, now);
+  }
+  async leave(workerId: string) {
+    this.workers.delete(workerId);
+    for (const [h, o] of this.owners) if (o.worker === workerId) this.owners.delete(h);
+  }
+  async liveWorkers(now: number) {
+    let n = 0;
+    for (const at of this.workers.values()) if (at > now - this.workerTtlMs) n += 1;
+    return n;
+  }
+  async shards() {
+    return [...this.hosts.keys()];
+  }
+  async registerHost(host: string, crawlId: string) {
+    let s = this.hosts.get(host);
+    if (!s) this.hosts.set(host, (s = new Set()));
+    s.add(crawlId);
+  }
+  async unregisterCrawl(host: string, crawlId: string) {
+    const s = this.hosts.get(host);
+    if (!s) return;
+    s.delete(crawlId);
+    if (s.size === 0) this.hosts.delete(host);
+  }
+  async crawlsOf(host: string) {
+    return [...(this.hosts.get(host) ?? [])];
+  }
+  async claimShard(host: string, workerId: string, ttlMs: number) {
+    const o = this.owners.get(host);
+    if (o && o.until > this.now() && o.worker !== workerId) return false;
+    this.owners.set(host, { worker: workerId, until: this.now() + ttlMs });
+    return true;
+  }
+  async renewShards(hosts: string[], workerId: string, ttlMs: number) {
+    const lost: string[] = [];
+    for (const h of hosts) {
+      const o = this.owners.get(h);
+      if (o && o.worker === workerId && o.until > this.now()) o.until = this.now() + ttlMs;
+      else lost.push(h);
+    }
+    return lost;
+  }
+  async releaseShard(host: string, workerId: string) {
+    if (this.owners.get(host)?.worker === workerId) this.owners.delete(host);
+  }
+  async slowHost(host: string, untilMs: number) {
+    if ((this.slow.get(host) ?? 0) < untilMs) this.slow.set(host, untilMs);
+  }
+  async slowUntil(host: string) {
+    return this.slow.get(host) ?? 0;
+  }
+  async getRobots(host: string) {
+    const r = this.robots.get(host);
+    return r && r.until > this.now() ? r.body : undefined;
+  }
+  async setRobots(host: string, body: string | null, ttlMs: number) {
+    this.robots.set(host, { body, until: this.now() + ttlMs });
+  }
+  async activeCrawls() {
+    return [...this.active];
+  }
+  async addActiveCrawl(crawlId: string) {
+    this.active.add(crawlId);
+  }
+  async removeActiveCrawl(crawlId: string) {
+    this.active.delete(crawlId);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Every Redis key of the frontier. Keys of one crawl share the hash tag `{<crawl id>}` so its Lua scripts stay on
+ * one Redis Cluster slot; the per-host queues `…q:<host>` are derived inside scripts from the same tagged base.
+ * Directory keys (workers, shards, politeness) are global and only ever touched one key per command.
+ */
+export class FrontierKeys {
+  constructor(private readonly prefix: string) {}
+  crawlBase(id: string) {
+    return `${this.prefix}crawl:{${id}}:`;
+  }
+  crawl(id: string) {
+    const b = this.crawlBase(id);
+    return {
+      base: b,
+      meta: `${b}meta`,
+      seen: `${b}seen`,
+      leases: `${b}leases`,
+      items: `${b}items`,
+      hosts: `${b}hosts`,
+      queue: (host: string) => `${b}q:${host}`,
+    };
+  }
+  workers() {
+    return `${this.prefix}workers`;
+  }
+  shards() {
+    return `${this.prefix}shards`;
+  }
+  shardOwner(host: string) {
+    return `${this.prefix}shard:{${host}}:owner`;
+  }
+  shardCrawls(host: string) {
+    return `${this.prefix}shard:{${host}}:crawls`;
+  }
+  hostSlow(host: string) {
+    return `${this.prefix}shard:{${host}}:slow`;
+  }
+  robots(host: string) {
+    return `${this.prefix}robots:${host}`;
+  }
+  activeCrawls() {
+    return `${this.prefix}crawls:active`;
+  }
+}

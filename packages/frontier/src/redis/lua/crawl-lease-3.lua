@@ -1,0 +1,20 @@
+-- Leases up to N queued requests of one host of a crawl.
+-- KEYS[1] meta hash   KEYS[2] leases zset (member "<token>\n<host>\n<request JSON>", score = lease expiry ms)
+-- KEYS[3] the host's queue list
+-- ARGV[1] lease expiry (ms)   ARGV[2] max requests   ARGV[3] token prefix (unique per call)   ARGV[4] host
+-- ARGV[5] now (ISO, for started_at)
+-- Returns the lease members; empty unless the crawl is queued or running. The first lease starts the crawl.
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'queued' and status ~= 'running' then return {} end
+local popped = redis.call('LPOP', KEYS[3], ARGV[2])
+if not popped then return {} end
+local zargs = {}
+for i, json in ipairs(popped) do
+  local m = ARGV[3] .. i .. '\n' .. ARGV[4] .. '\n' .. json
+  popped[i] = m
+  zargs[#zargs + 1] = ARGV[1]
+  zargs[#zargs + 1] = m
+end
+redis.call('ZADD', KEYS[2], unpack(zargs))
+if status == 'queued' then redis.call('HSET', KEYS[1], 'status', 'running', 'started_at', ARGV[5]) end
+return popped

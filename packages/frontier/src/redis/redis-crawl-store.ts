@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { loadScripts, type RedisConnection } from '@trawl/redis';
+import {
+  TERMINAL_STATUSES,
+  type CompleteResult,
+  type CrawlPlan,
+  type CrawlSnapshot,
+  type CrawlStatus,
+  type CrawlStore,
+  type FrontierRequest,
+  type Lease,
+  type PageResult,
+} from '../types.ts';
+import { FrontierKeys } from './keys.ts';
+
+const scripts = loadScripts(new URL('./lua/', import.meta.url), [
+  'crawl-create-3.lua',
+  'crawl-lease-3.lua',
+  'crawl-complete-4.lua',
+  'crawl-requeue-2.lua',
+  'crawl-reclaim-2.lua',
+  'crawl-renew-1.lua',
+  'crawl-transition-2.lua',
+  'crawl-snapshot-4.lua',
+]);
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** "<token>\n<host>\n<request JSON>": the lease member as stored, so a lease carries everything to requeue it. */
+function member(lease: Lease): string {
+  return `${lease.token}\n${lease.request.host}\n${JSON.stringify(lease.request)}`;
+}
+function parseMember(m: string): Lease {
+  const a = m.indexOf('\n');
+  const b = m.indexOf('\n', a + 1);
+  return { token: m.slice(0, a), request: JSON.parse(m.slice(b + 1)) as FrontierRequest };
+}
+
+function sumOf(r: Record<string, number>): number {
+  let n = 0;
+  for (const v of Object.values(r)) n += v;
+  return n;
+}
+
+/**
+ * Cluster-mode crawl state in Redis. Each mutation is one Lua script on the crawl's slot, so admission under
+ * max_pages, dedup and exactly-once delivery hold whatever the number of workers.
+ */
+export class RedisCrawlStore implements CrawlStore {
+  private readonly k: FrontierKeys;
+  /** Lease members by token: a lease is renewed, completed or requeued by its exact stored member. */
+  private readonly members = new Map<string, string>();
+
+  constructor(
+    private readonly redis: RedisConnection,
+    prefix: string,
+  ) {
+    this.k = new FrontierKeys(prefix);
+  }
+
+  async createCrawl(plan: CrawlPlan, seeds: FrontierRequest[]): Promise<void> {
+    const c = this.k.crawl(plan.crawl_id);
+    const args: string[] = [c.base, JSON.stringify(plan), String(plan.max_pages), plan.billing_mode];
+    for (const r of seeds) args.push(r.url, r.host, JSON.stringify(r));
+    await scripts['crawl-create'].run(this.redis, [c.meta, c.seen, c.hosts], args);
+  }
+
+  async getCrawl(crawlId: string): Promise<CrawlSnapshot | null> {
+    const c = this.k.crawl(crawlId);
+    const r = await scripts['crawl-snapshot'].run<[string[], number, number, number] | []>(
+      this.redis,
+      [c.meta, c.leases, c.items, c.hosts],
+      [c.base],
+    );
+    if (r.length === 0) return null;
+    const [flat, inFlight, completed, queued] = r;
+    const meta: Record<string, string> = {};
+    for (let i = 0; i < flat.length; i += 2) meta[flat[i]] = flat[i + 1];
+    const pick = (prefix: string) => {
+      const out: Record<string, number> = {};
+      for (const [k, v] of Object.entries(meta)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = Number(v);
+      return out;
+    };
+    const block_reasons = pick('block:');
+    const failure_reasons = pick('fail:');
+    return {
+      plan: JSON.parse(meta.plan) as CrawlPlan,
+      status: meta.status as CrawlStatus,
+      started_at: meta.started_at ?? null,
+      completed_at: meta.completed_at ?? null,
+      failure: meta.failure ? (JSON.parse(meta.failure) as { code: string; message: string }) : null,
+      finalized: meta.finalized !== '0',
+      counters: {
+        discovered: Number(meta.admitted),
+        queued: Number(queued),
+        in_flight: Number(inFlight),
+        completed: Number(completed),
+        failed: sumOf(failure_reasons),
+        blocked: sumOf(block_reasons),
+        dropped: Number(meta.dropped),
+        block_reasons,
+        failure_reasons,
+        retry_categories: pick('retry:'),
+      },
+    };
+  }
+
+  async hostsOf(crawlId: string): Promise<string[]> {
+    return this.redis.hKeys(this.k.crawl(crawlId).hosts);
+  }
+
+  async lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<Lease[]> {
+    const c = this.k.crawl(crawlId);
+    const got = await scripts['crawl-lease'].run<string[]>(this.redis, [c.meta, c.leases, c.queue(host)], [
+      now + leaseMs,
+      max,
+      randomBytes(9).toString('base64url'),
+      host,
+      iso(now),
+    ]);
+    return got.map((m) => {
+      const lease = parseMember(m);
+      this.members.set(lease.token, m);
+      return lease;
+    });
+  }
+
+  async complete(crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[], now: number): Promise<CompleteResult> {
+    const c = this.k.crawl(crawlId);
+    const m = this.members.get(lease.token) ?? member(lease);
+    const args: string[] = [
+      m,
+      result.kind,
+      result.kind === 'delivered' ? result.item : result.reason,
+      c.base,
+      iso(now),
+      String(now + 60_000),
+    ];
+    for (const r of links) args.push(r.url, r.host, JSON.stringify(r));
+    const out = await scripts['crawl-complete'].run<(number | string)[]>(this.redis, [c.meta, c.leases, c.seen, c.items], args);
+    const none: CompleteResult = { accepted: false, needBudget: false, seq: null, newHosts: [], finished: false };
+    if (out[0] === -1) return { ...none, needBudget: true };
+    this.members.delete(lease.token);
+    if (out[0] === 0) return none;
+    const seq = Number(out[1]);
+    return { accepted: true, needBudget: false, seq: seq < 0 ? null : seq, newHosts: out.slice(3).map(String), finished: out[2] === 1 };
+  }
+
+  async reclaim(crawlId: string, now: number, max: number): Promise<number> {
+    const c = this.k.crawl(crawlId);
+    return Number(await scripts['crawl-reclaim'].run(this.redis, [c.meta, c.leases], [now, c.base, max]));
+  }
+
+  async requeue(crawlId: string, lease: Lease, category: string | null): Promise<boolean> {
+    const c = this.k.crawl(crawlId);
+    const m = this.members.get(lease.token) ?? member(lease);
+    const request = { ...lease.request, attempt: lease.request.attempt + (category ? 1 : 0) };
+    const ok = await scripts['crawl-requeue'].run(this.redis, [c.meta, c.leases], [
+      m,
+      JSON.stringify(request),
+      category ?? '',
+      c.base,
+      lease.request.host,
+    ]);
+    this.members.delete(lease.token);
+    return ok === 1;
+  }
+
+  async renew(crawlId: string, tokens: string[], leaseMs: number, now: number): Promise<string[]> {
+    if (tokens.length === 0) return [];
+    const held = tokens.map((t) => this.members.get(t)).filter((m): m is string => m !== undefined);
+    const unknown = tokens.filter((t) => !this.members.has(t));
+    const lost =
+      held.length === 0
+        ? []
+        : await scripts['crawl-renew'].run<string[]>(this.redis, [this.k.crawl(crawlId).leases], [now + leaseMs, ...held]);
+    const lostTokens = lost.map((m) => parseMember(m).token);
+    for (const t of lostTokens) this.members.delete(t);
+    return [...unknown, ...lostTokens];
+  }
+
+  async transition(
+    crawlId: string,
+    from: readonly CrawlStatus[],
+    to: CrawlStatus,
+    now: number,
+    failure?: { code: string; message: string },
+  ): Promise<boolean> {
+    const c = this.k.crawl(crawlId);
+    const r = await scripts['crawl-transition'].run(this.redis, [c.meta, c.hosts], [
+      from.join(','),
+      to,
+      iso(now),
+      failure ? JSON.stringify(failure) : '',
+      c.base,
+      TERMINAL_STATUSES.includes(to) ? '1' : '0',
+    ]);
+    return r === 1;
+  }
+
+  async markFinalized(crawlId: string): Promise<boolean> {
+    return (await this.redis.hIncrBy(this.k.crawl(crawlId).meta, 'finalized', 1)) === 1;
+  }
+
+  async addBudget(crawlId: string, credits: number): Promise<number> {
+    return Number(await this.redis.hIncrBy(this.k.crawl(crawlId).meta, 'budget', credits));
+  }
+
+  async items(crawlId: string, fromSeq: number, limit: number): Promise<string[]> {
+    return this.redis.lRange(this.k.crawl(crawlId).items, fromSeq, fromSeq + limit - 1);
+  }
+
+  async item(crawlId: string, seq: number): Promise<string | null> {
+    return this.redis.lIndex(this.k.crawl(crawlId).items, seq);
+  }
+}

@@ -1,0 +1,89 @@
+import { loadScripts, type RedisConnection } from '@trawl/redis';
+import type { ShardDirectory } from '../types.ts';
+import { FrontierKeys } from './keys.ts';
+
+const scripts = loadScripts(new URL('./lua/', import.meta.url), ['shard-renew-1.lua', 'shard-release-1.lua', 'host-slow-1.lua']);
+const NONE = '\u0000none';
+
+/** Cluster-mode directory of workers, hostname shards and host politeness, shared by every worker. */
+export class RedisShardDirectory implements ShardDirectory {
+  private readonly k: FrontierKeys;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    prefix: string,
+    private readonly workerTtlMs = 10_000,
+  ) {
+    this.k = new FrontierKeys(prefix);
+  }
+
+  async heartbeat(workerId: string, now: number) {
+    await this.redis.zAdd(this.k.workers(), { score: now, value: workerId });
+    await this.redis.zRemRangeByScore(this.k.workers(), '-inf', now - 6 * this.workerTtlMs);
+  }
+  async leave(workerId: string) {
+    await this.redis.zRem(this.k.workers(), workerId);
+  }
+  async liveWorkers(now: number) {
+    return Number(await this.redis.zCount(this.k.workers(), now - this.workerTtlMs, '+inf'));
+  }
+  async shards() {
+    return this.redis.zRange(this.k.shards(), 0, -1);
+  }
+  async registerHost(host: string, crawlId: string) {
+    // The crawl set first: a host listed in shards always has its crawls findable.
+    await this.redis.sAdd(this.k.shardCrawls(host), crawlId);
+    await this.redis.zAdd(this.k.shards(), { score: 0, value: host });
+  }
+  async unregisterCrawl(host: string, crawlId: string) {
+    await this.redis.sRem(this.k.shardCrawls(host), crawlId);
+    if ((await this.redis.sCard(this.k.shardCrawls(host))) === 0) {
+      await this.redis.zRem(this.k.shards(), host);
+      // A crawl registered between the two calls would otherwise be orphaned: put the host back.
+      if ((await this.redis.sCard(this.k.shardCrawls(host))) > 0) {
+        await this.redis.zAdd(this.k.shards(), { score: 0, value: host });
+      }
+    }
+  }
+  async crawlsOf(host: string) {
+    return this.redis.sMembers(this.k.shardCrawls(host));
+  }
+  async claimShard(host: string, workerId: string, ttlMs: number) {
+    const ok = await this.redis.set(this.k.shardOwner(host), workerId, { condition: 'NX', expiration: { type: 'PX', value: ttlMs } });
+    return ok !== null;
+  }
+  async renewShards(hosts: string[], workerId: string, ttlMs: number) {
+    const lost: string[] = [];
+    for (const h of hosts) {
+      const r = await scripts['shard-renew'].run(this.redis, [this.k.shardOwner(h)], [workerId, ttlMs]);
+      if (r !== 1) lost.push(h);
+    }
+    return lost;
+  }
+  async releaseShard(host: string, workerId: string) {
+    await scripts['shard-release'].run(this.redis, [this.k.shardOwner(host)], [workerId]);
+  }
+  async slowHost(host: string, untilMs: number, now: number) {
+    await scripts['host-slow'].run(this.redis, [this.k.hostSlow(host)], [untilMs, Math.max(1, untilMs - now)]);
+  }
+  async slowUntil(host: string) {
+    return Number((await this.redis.get(this.k.hostSlow(host))) ?? 0);
+  }
+  async getRobots(host: string) {
+    const v = await this.redis.get(this.k.robots(host));
+    if (v === null) return undefined;
+    return v === NONE ? null : v;
+  }
+  async setRobots(host: string, body: string | null, ttlMs: number) {
+    await this.redis.set(this.k.robots(host), body ?? NONE, { expiration: { type: 'PX', value: ttlMs } });
+  }
+  async activeCrawls() {
+    return this.redis.sMembers(this.k.activeCrawls());
+  }
+  async addActiveCrawl(crawlId: string) {
+    await this.redis.sAdd(this.k.activeCrawls(), crawlId);
+  }
+  async removeActiveCrawl(crawlId: string) {
+    await this.redis.sRem(this.k.activeCrawls(), crawlId);
+  }
+}

@@ -1,0 +1,147 @@
+import type { BrowserControls, CrawlScope, Extraction } from '@trawl/contract';
+
+/** Everything a crawl is, fixed at creation (validated and normalized before quota is reserved). */
+export interface CrawlPlan {
+  crawl_id: string;
+  team_id: string;
+  run_id: string;
+  created_at: string;
+  /** Normalized seed URLs; each seed anchors its own scope. */
+  seeds: string[];
+  scope: CrawlScope;
+  max_depth: number;
+  max_pages: number;
+  billing_mode: 'shadow' | 'enforce';
+  browser?: BrowserControls;
+  extraction?: Extraction;
+}
+
+/** One URL waiting in, or leased from, the frontier. */
+export interface FrontierRequest {
+  url: string;
+  host: string;
+  depth: number;
+  /** Index of the seed whose scope admitted this URL. */
+  seed: number;
+  parent: string | null;
+  attempt: number;
+}
+
+/** A leased request; `token` identifies this lease (a re-lease after expiry gets a new one). */
+export interface Lease {
+  token: string;
+  request: FrontierRequest;
+}
+
+export const CRAWL_STATUSES = ['queued', 'running', 'paused', 'completed', 'failed', 'budget_exhausted', 'expired'] as const;
+export type CrawlStatus = (typeof CRAWL_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly CrawlStatus[] = ['completed', 'failed', 'budget_exhausted', 'expired'];
+
+export interface CrawlCounters {
+  /** URLs admitted (seeds included); never more than max_pages. */
+  discovered: number;
+  queued: number;
+  in_flight: number;
+  /** Pages delivered as items. */
+  completed: number;
+  failed: number;
+  blocked: number;
+  /** Admitted pages dropped because the crawl ended before they ran (expired, budget exhausted). */
+  dropped: number;
+  block_reasons: Record<string, number>;
+  failure_reasons: Record<string, number>;
+  retry_categories: Record<string, number>;
+}
+
+export interface CrawlSnapshot {
+  plan: CrawlPlan;
+  status: CrawlStatus;
+  started_at: string | null;
+  completed_at: string | null;
+  failure: { code: string; message: string } | null;
+  counters: CrawlCounters;
+  /** Set once the finisher has settled billing and shard registrations. */
+  finalized: boolean;
+}
+
+/** What became of a leased page. */
+export type PageResult =
+  | { kind: 'delivered'; item: string /* the stored item JSON */ }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'blocked'; reason: string };
+
+export interface CompleteResult {
+  /** false: the lease was lost (expired and re-leased) or the crawl has ended; nothing was recorded. */
+  accepted: boolean;
+  /** Enforce mode: the crawl has no prepaid credit left; nothing was recorded, the lease is still held. */
+  needBudget: boolean;
+  /** Sequence number of the delivered item. */
+  seq: number | null;
+  /** Hosts that got their first queued URL in this crawl (to register as shards). */
+  newHosts: string[];
+  /** True when this completion left nothing queued or in flight: the crawl just reached a terminal status. */
+  finished: boolean;
+}
+
+/** Per-crawl state: plan, admission, leases, results. One instance serves every crawl. */
+export interface CrawlStore {
+  /** Stores the plan and admits the seeds (seeds count against max_pages). Status `queued`. */
+  createCrawl(plan: CrawlPlan, seeds: FrontierRequest[]): Promise<void>;
+  getCrawl(crawlId: string): Promise<CrawlSnapshot | null>;
+  /** Hosts that have (had) queued URLs in the crawl. */
+  hostsOf(crawlId: string): Promise<string[]>;
+  /**
+   * Leases up to `max` queued requests of `host`. Nothing is leased unless the crawl is queued or running; the first lease turns `queued` into `running`.
+   */
+  lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<Lease[]>;
+  /**
+   * Records a leased page's result and admits its links (already normalized, in scope and within depth):
+   * each enters only if unseen and while the crawl has room under max_pages. Atomic.
+   */
+  complete(crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[], now: number): Promise<CompleteResult>;
+  /** Returns expired leases (dead or stalled workers) to their queues; returns how many. */
+  reclaim(crawlId: string, now: number, max: number): Promise<number>;
+  /** Puts a leased request back in its queue (attempt + 1 when `category` is set, counted as a retry). */
+  requeue(crawlId: string, lease: Lease, category: string | null): Promise<boolean>;
+  /** Extends leases still held; returns the tokens that were lost. */
+  renew(crawlId: string, tokens: string[], leaseMs: number, now: number): Promise<string[]>;
+  /** Moves the crawl from one of `from` to `to` (compare and set); drops queued work on a terminal status. */
+  transition(
+    crawlId: string,
+    from: readonly CrawlStatus[],
+    to: CrawlStatus,
+    now: number,
+    failure?: { code: string; message: string },
+  ): Promise<boolean>;
+  markFinalized(crawlId: string): Promise<boolean>;
+  /** Prepaid credits for enforce mode. */
+  addBudget(crawlId: string, credits: number): Promise<number>;
+  items(crawlId: string, fromSeq: number, limit: number): Promise<string[]>;
+  item(crawlId: string, seq: number): Promise<string | null>;
+}
+
+/** Worker membership, hostname shard ownership and per-host politeness, shared by every worker. */
+export interface ShardDirectory {
+  heartbeat(workerId: string, now: number): Promise<void>;
+  leave(workerId: string): Promise<void>;
+  liveWorkers(now: number): Promise<number>;
+  /** Hosts with at least one crawl registered. */
+  shards(): Promise<string[]>;
+  registerHost(host: string, crawlId: string): Promise<void>;
+  unregisterCrawl(host: string, crawlId: string): Promise<void>;
+  crawlsOf(host: string): Promise<string[]>;
+  claimShard(host: string, workerId: string, ttlMs: number): Promise<boolean>;
+  /** Renews the given shards if still ours; returns those that were lost. */
+  renewShards(hosts: string[], workerId: string, ttlMs: number): Promise<string[]>;
+  releaseShard(host: string, workerId: string): Promise<void>;
+  /** Politeness: no worker sends to `host` before `untilMs`. */
+  slowHost(host: string, untilMs: number, now: number): Promise<void>;
+  slowUntil(host: string): Promise<number>;
+  /** robots.txt bodies cached across workers (null: none / unreachable). */
+  getRobots(host: string): Promise<string | null | undefined>;
+  setRobots(host: string, body: string | null, ttlMs: number): Promise<void>;
+  /** Crawls not yet finalized, for the sweeper. */
+  activeCrawls(): Promise<string[]>;
+  addActiveCrawl(crawlId: string): Promise<void>;
+  removeActiveCrawl(crawlId: string): Promise<void>;
+}

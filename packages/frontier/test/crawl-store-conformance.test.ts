@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisConnection } from '@trawl/redis';
+import {
+  MemoryCrawlStore,
+  RedisCrawlStore,
+  type CrawlPlan,
+  type CrawlSnapshot,
+  type CrawlStore,
+  type FrontierRequest,
+} from '../src/index.ts';
+import { connect, randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+
+let redis: RedisServer;
+let conn: RedisConnection;
+beforeAll(async () => {
+  redis = await startRedisServer();
+  conn = await connect(redis.url);
+});
+afterAll(async () => {
+  await conn?.quit();
+  await redis?.stop();
+});
+
+let n = 0;
+function plan(overrides: Partial<CrawlPlan> = {}): CrawlPlan {
+  n += 1;
+  return {
+    crawl_id: `crawl_t${n}_${Math.random().toString(36).slice(2)}`,
+    team_id: 'team_1',
+    run_id: 'run_1',
+    created_at: new Date().toISOString(),
+    seeds: ['http://a.test/'],
+    scope: 'same_hostname',
+    max_depth: 2,
+    max_pages: 100,
+    billing_mode: 'shadow',
+    ...overrides,
+  };
+}
+function req(url: string, depth = 0): FrontierRequest {
+  return { url, host: new URL(url).hostname, depth, seed: 0, parent: null, attempt: 0 };
+}
+function addsUp(s: CrawlSnapshot) {
+  const c = s.counters;
+  expect(c.discovered).toBe(c.queued + c.in_flight + c.completed + c.failed + c.blocked + c.dropped);
+}
+
+const backends: [string, () => CrawlStore][] = [
+  ['memory', () => new MemoryCrawlStore()],
+  ['redis', () => new RedisCrawlStore(conn, randomPrefix())],
+];
+
+describe.each(backends)('crawl store conformance: %s', (_name, make) => {
+  const NOW = 1_700_000_000_000;
+
+  it('admits seeds once each, up to max_pages, and starts queued', async () => {
+    const s = make();
+    const p = plan({ max_pages: 2 });
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/1'), req('http://b.test/'), req('http://a.test/3')]);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.status).toBe('queued');
+    expect(snap.counters.discovered).toBe(2);
+    expect(snap.counters.queued).toBe(2);
+    expect((await s.hostsOf(p.crawl_id)).sort()).toEqual(['a.test', 'b.test']);
+    expect(snap.plan.max_pages).toBe(2);
+    addsUp(snap);
+    expect(await s.getCrawl('crawl_missing')).toBeNull();
+  });
+
+  it('leases in FIFO order per host, once, and the first lease starts the crawl', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3'), req('http://b.test/')]);
+    const first = await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW);
+    expect(first.map((l) => l.request.url)).toEqual(['http://a.test/1', 'http://a.test/2']);
+    expect(new Set(first.map((l) => l.token)).size).toBe(2);
+    const second = await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW);
+    expect(second.map((l) => l.request.url)).toEqual(['http://a.test/3']);
+    expect(await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW)).toEqual([]);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.status).toBe('running');
+    expect(snap.started_at).toBe(new Date(NOW).toISOString());
+    expect(snap.counters.in_flight).toBe(3);
+    addsUp(snap);
+  });
+
+  it('delivers an item, admits unseen links under the cap, and reports new hosts once', async () => {
+    const s = make();
+    const p = plan({ max_pages: 4 });
+    await s.createCrawl(p, [req('http://a.test/')]);
+    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const links = ['http://a.test/', 'http://a.test/x', 'http://b.test/', 'http://c.test/', 'http://a.test/y'].map((u) => req(u, 1));
+    const r = await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{"n":0}' }, links, NOW);
+    expect(r).toEqual({ accepted: true, needBudget: false, seq: 0, newHosts: ['b.test', 'c.test'], finished: false });
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.counters.discovered).toBe(4);
+    expect(snap.counters.completed).toBe(1);
+    expect(snap.counters.queued).toBe(3);
+    addsUp(snap);
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual(['{"n":0}']);
+    expect(await s.item(p.crawl_id, 0)).toBe('{"n":0}');
+    expect(await s.item(p.crawl_id, 1)).toBeNull();
+  });
+
+  it('finishes as completed when nothing is queued or in flight, counting failures and blocks', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
+    const [a, b, c] = await s.lease(p.crawl_id, 'a.test', 3, 30_000, NOW);
+    expect((await s.complete(p.crawl_id, a, { kind: 'failed', reason: 'http_error' }, [], NOW)).finished).toBe(false);
+    expect((await s.complete(p.crawl_id, b, { kind: 'blocked', reason: 'robots_disallowed' }, [], NOW)).finished).toBe(false);
+    const last = await s.complete(p.crawl_id, c, { kind: 'delivered', item: '{}' }, [], NOW + 5);
+    expect(last.finished).toBe(true);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.status).toBe('completed');
+    expect(snap.completed_at).toBe(new Date(NOW + 5).toISOString());
+    expect(snap.counters.failure_reasons).toEqual({ http_error: 1 });
+    expect(snap.counters.block_reasons).toEqual({ robots_disallowed: 1 });
+    expect(snap.counters.failed).toBe(1);
+    expect(snap.counters.blocked).toBe(1);
+    addsUp(snap);
+  });
+
+  it('fails a crawl that delivered nothing, saying why', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/')]);
+    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    await s.complete(p.crawl_id, l, { kind: 'failed', reason: 'network_error' }, [], NOW);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.status).toBe('failed');
+    expect(snap.failure?.code).toBe('no_pages_delivered');
+  });
+
+  it('an expired lease is reclaimed and re-leased; the first holder cannot deliver it too', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/')]);
+    const [old] = await s.lease(p.crawl_id, 'a.test', 1, 1_000, NOW);
+    expect(await s.reclaim(p.crawl_id, NOW + 500, 10)).toBe(0);
+    expect(await s.reclaim(p.crawl_id, NOW + 1_000, 10)).toBe(1);
+    const [fresh] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW + 1_000);
+    expect(fresh.request.url).toBe('http://a.test/');
+    expect(fresh.token).not.toBe(old.token);
+    expect((await s.complete(p.crawl_id, old, { kind: 'delivered', item: '"old"' }, [], NOW)).accepted).toBe(false);
+    expect((await s.complete(p.crawl_id, fresh, { kind: 'delivered', item: '"new"' }, [], NOW)).accepted).toBe(true);
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual(['"new"']);
+    expect((await s.complete(p.crawl_id, fresh, { kind: 'delivered', item: '"again"' }, [], NOW)).accepted).toBe(false);
+  });
+
+  it('requeues a retry at the back with attempt + 1 and counts its category; a release goes to the front', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2')]);
+    const [one] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    expect(await s.requeue(p.crawl_id, one, 'http_429')).toBe(true);
+    expect(await s.requeue(p.crawl_id, one, 'http_429')).toBe(false);
+    const [two] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    expect(two.request.url).toBe('http://a.test/2');
+    expect(await s.requeue(p.crawl_id, two, null)).toBe(true);
+    const again = await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW);
+    expect(again.map((l) => [l.request.url, l.request.attempt])).toEqual([
+      ['http://a.test/2', 0],
+      ['http://a.test/1', 1],
+    ]);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.counters.retry_categories).toEqual({ http_429: 1 });
+    addsUp(snap);
+  });
+
+  it('renews held leases and reports lost ones', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2')]);
+    const [a, b] = await s.lease(p.crawl_id, 'a.test', 2, 1_000, NOW);
+    await s.reclaim(p.crawl_id, NOW + 2_000, 1);
+    const lost = await s.renew(p.crawl_id, [a.token, b.token], 30_000, NOW + 2_000);
+    expect(lost).toHaveLength(1);
+    expect(await s.reclaim(p.crawl_id, NOW + 5_000, 10)).toBe(0);
+  });
+
+  it('pauses and resumes; a terminal status drops queued work and late results', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
+    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    expect(await s.transition(p.crawl_id, ['queued', 'running'], 'paused', NOW)).toBe(true);
+    expect(await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).toEqual([]);
+    expect(await s.transition(p.crawl_id, ['queued', 'running'], 'paused', NOW)).toBe(false);
+    expect(await s.transition(p.crawl_id, ['paused'], 'running', NOW)).toBe(true);
+    expect(await s.transition(p.crawl_id, ['running'], 'expired', NOW + 9, { code: 'crawl_timeout', message: 'x' })).toBe(true);
+    expect((await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [], NOW)).accepted).toBe(false);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.status).toBe('expired');
+    expect(snap.failure).toEqual({ code: 'crawl_timeout', message: 'x' });
+    expect(snap.counters.dropped).toBe(3);
+    expect(snap.counters.queued).toBe(0);
+    addsUp(snap);
+  });
+
+  it('enforce mode: a delivery needs prepaid credit and keeps the lease while it waits', async () => {
+    const s = make();
+    const p = plan({ billing_mode: 'enforce' });
+    await s.createCrawl(p, [req('http://a.test/')]);
+    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    expect((await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [], NOW)).needBudget).toBe(true);
+    expect(await s.addBudget(p.crawl_id, 1)).toBe(1);
+    expect((await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [], NOW)).accepted).toBe(true);
+    expect(await s.addBudget(p.crawl_id, 0)).toBe(0);
+  });
+
+  it('finalizes once', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/')]);
+    expect(await s.markFinalized(p.crawl_id)).toBe(true);
+    expect(await s.markFinalized(p.crawl_id)).toBe(false);
+    expect((await s.getCrawl(p.crawl_id))!.finalized).toBe(true);
+  });
+
+  it('holds max_pages exactly when many completions race to admit links', async () => {
+    const s = make();
+    const p = plan({ max_pages: 25 });
+    const seeds = Array.from({ length: 10 }, (_, i) => req(`http://h${i}.test/`));
+    await s.createCrawl(p, seeds);
+    const leases = (await Promise.all(seeds.map((r) => s.lease(p.crawl_id, r.host, 1, 30_000, NOW)))).flat();
+    await Promise.all(
+      leases.map((l, i) =>
+        s.complete(
+          p.crawl_id,
+          l,
+          { kind: 'delivered', item: String(i) },
+          Array.from({ length: 20 }, (_, j) => req(`http://h${(i + j) % 10}.test/p${j}`, 1)),
+          NOW,
+        ),
+      ),
+    );
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.counters.discovered).toBe(25);
+    expect(snap.counters.queued).toBe(15);
+    addsUp(snap);
+  });
+});
