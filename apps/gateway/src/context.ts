@@ -1,4 +1,5 @@
 import type { TrawlConfig } from '@trawl/config';
+import type { CrawlServices } from '@trawl/crawler';
 import type { RunServices } from '@trawl/runs';
 import type { LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
@@ -9,5 +10,8 @@ export interface GatewayContext {
   store: Store;
   light: LightFetcher;
   runs: RunServices;
+  crawl: CrawlServices;
+  /** Called after a crawl is created, so in-process workers start on it without waiting for a heartbeat. */
+  onCrawlCreated: () => void;
   now: () => number;
 }

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrawlConfig } from '@trawl/config';
-import { createLightEngine } from '@trawl/engines';
-import { HostResolverRules, SsrfGuard } from '@trawl/net';
-import { connectRedis, type RedisConnection } from '@trawl/redis';
-import { MemoryStore, RedisStore, type Store } from '@trawl/store';
+import type { CrawlWorker } from '@trawl/crawler';
+import { createRuntime, startWorkers, type Runtime } from '@trawl/runtime';
 import { buildApp, type AppOptions } from './app.ts';
 import { bootstrapDefaultTeam, type Bootstrap } from './bootstrap.ts';
 import type { GatewayContext } from './context.ts';
@@ -12,40 +10,48 @@ export interface RunningGateway {
   app: FastifyInstance;
   url: string;
   ctx: GatewayContext;
+  runtime: Runtime;
+  workers: CrawlWorker[];
   bootstrap: Bootstrap | null;
   close(): Promise<void>;
 }
 
-/** Builds everything a gateway needs from a parsed configuration: embedded without REDIS_URL, cluster with it. */
+/**
+ * Builds a gateway from a parsed configuration. Embedded (no REDIS_URL): in-memory state and TRAWL_WORKERS
+ * (default 1) crawl workers in this process. Cluster: state in Redis; workers run as `npm run worker` unless
+ * TRAWL_WORKERS asks for some here too.
+ */
 export async function createGateway(config: TrawlConfig, opts: AppOptions & { now?: () => number } = {}) {
-  const now = opts.now ?? Date.now;
-  const rules = HostResolverRules.parse(config.TRAWL_HOST_RESOLVER_RULES);
-  const guard = new SsrfGuard({ allowPrivate: config.TRAWL_ALLOW_PRIVATE, rules });
-  const light = createLightEngine({ guard, proxyUrl: config.TRAWL_PROXY_URL });
-  let redis: RedisConnection | null = null;
-  let store: Store;
-  if (config.REDIS_URL) {
-    redis = await connectRedis(config.REDIS_URL, 'trawl-gateway');
-    store = new RedisStore(redis, config.REDIS_PREFIX, now);
-  } else {
-    store = new MemoryStore(now);
-  }
+  const runtime = await createRuntime(config, { now: opts.now, name: 'trawl-gateway' });
+  const { store, now } = runtime;
+  const workerCount = config.TRAWL_WORKERS ?? (config.REDIS_URL ? 0 : 1);
+  const workers = startWorkers(runtime, workerCount);
   const ctx: GatewayContext = {
     config,
     store,
-    light,
+    light: runtime.light,
     now,
     runs: { store, billingMode: config.TRAWL_BILLING_MODE, artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S, now },
+    crawl: {
+      store,
+      crawls: runtime.crawls,
+      directory: runtime.directory,
+      billingMode: config.TRAWL_BILLING_MODE,
+      artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S,
+      now,
+    },
+    onCrawlCreated: () => {
+      for (const w of workers) w.nudge();
+    },
   };
   const bootstrap = await bootstrapDefaultTeam(store, config);
   const app = await buildApp(ctx, opts);
   const close = async () => {
     await app.close();
-    await light.close();
-    await store.close();
-    if (redis) await redis.quit();
+    for (const w of workers) await w.stop();
+    await runtime.close();
   };
-  return { app, ctx, bootstrap, close };
+  return { app, ctx, runtime, workers, bootstrap, close };
 }
 
 export async function startGateway(config: TrawlConfig, opts: AppOptions & { now?: () => number } = {}): Promise<RunningGateway> {

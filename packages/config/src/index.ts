@@ -32,6 +32,14 @@ export const EnvSchema = z.object({
   TRAWL_FETCH_TIMEOUT_MS: intFrom(100, 600_000, 30_000),
   TRAWL_IDEMPOTENCY_TTL_S: intFrom(1, 30 * 86400, 86400),
   TRAWL_TEAM_CREDITS: intFrom(0, Number.MAX_SAFE_INTEGER, 1000),
+  TRAWL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  TRAWL_WORKER_CONCURRENCY: intFrom(1, 1024, 32),
+  TRAWL_HOST_CONCURRENCY: intFrom(1, 256, 4),
+  TRAWL_LEASE_MS: intFrom(1000, 600_000, 15_000),
+  TRAWL_HEARTBEAT_MS: intFrom(100, 60_000, 1_000),
+  TRAWL_SHARD_TTL_MS: intFrom(500, 600_000, 5_000),
+  TRAWL_CRAWL_TIMEOUT_S: intFrom(1, 7 * 86400, 3600),
+  TRAWL_ROBOTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;

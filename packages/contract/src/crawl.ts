@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HttpUrl } from './common.ts';
+import { HttpUrl, RunStatus, Timestamp } from './common.ts';
+import { Artifact, Audit, Diagnostics, PageContent, PublicRun, Usage } from './page.ts';
 
 export const CRAWL_SCOPES = ['same_hostname', 'same_domain', 'same_origin', 'all'] as const;
 export const CrawlScope = z.enum(CRAWL_SCOPES);
@@ -61,3 +62,80 @@ export const CrawlRequest = z
   })
   .meta({ id: 'CrawlRequest' });
 export type CrawlRequest = z.infer<typeof CrawlRequest>;
+
+
+const Count = z.int().nonnegative();
+
+export const CrawlJob = z
+  .strictObject({
+    id: z.string().meta({ description: 'Opaque, form crawl_<id>.' }),
+    run_id: z.string(),
+    status: RunStatus.meta({ description: 'queued, running, paused, completed, failed, budget_exhausted or expired.' }),
+    created_at: Timestamp,
+    started_at: Timestamp.nullable(),
+    completed_at: Timestamp.nullable(),
+    request: z.strictObject({
+      urls: z.array(z.string()).meta({ description: 'The seeds, normalized.' }),
+      scope: CrawlScope,
+      max_depth: z.int(),
+      max_pages: z.int(),
+      browser: BrowserControls.nullable(),
+      extraction: Extraction.nullable(),
+    }),
+    progress: z
+      .strictObject({
+        pages_discovered: Count,
+        pages_queued: Count,
+        pages_in_flight: Count,
+        pages_completed: Count,
+        pages_failed: Count,
+        pages_blocked: Count,
+        pages_dropped: Count,
+        max_pages: Count,
+      })
+      .meta({
+        description:
+          'pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early.',
+      }),
+    failure: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+    usage: z.strictObject({ credits: Count, billing_mode: z.enum(['shadow', 'enforce']) }),
+    diagnostics: z.strictObject({
+      block_reasons: z.record(z.string(), Count).meta({ description: 'Blocked and failed pages per reason.' }),
+      retry: z.strictObject({ categories: z.record(z.string(), Count) }),
+    }),
+  })
+  .meta({ id: 'CrawlJob' });
+export type CrawlJob = z.infer<typeof CrawlJob>;
+
+export const CrawlCreateResponse = z.strictObject({ crawl: CrawlJob, run: PublicRun }).meta({ id: 'CrawlCreateResponse' });
+export const CrawlResponse = z.strictObject({ crawl: CrawlJob }).meta({ id: 'CrawlResponse' });
+
+export const CrawlItem = z
+  .strictObject({
+    id: z.string(),
+    crawl_id: z.string(),
+    page_run_id: z.string().meta({ description: 'The run id in this page’s artifact URLs.' }),
+    url: z.string(),
+    final_url: z.string(),
+    depth: z.int().nonnegative(),
+    parent_url: z.string().nullable(),
+    status: RunStatus,
+    title: z.string(),
+    content: PageContent,
+    records: z.array(z.record(z.string(), z.unknown())).meta({ description: 'Extracted records; [] without extraction.' }),
+    artifacts: z.array(Artifact),
+    audit: Audit,
+    usage: Usage,
+    diagnostics: Diagnostics,
+    created_at: Timestamp,
+  })
+  .meta({ id: 'CrawlItem' });
+export type CrawlItem = z.infer<typeof CrawlItem>;
+
+export const CrawlItemsPage = z
+  .strictObject({
+    items: z.array(CrawlItem),
+    next_cursor: z.string().nullable().meta({ description: 'Opaque. null when no more items exist yet and the crawl has ended.' }),
+  })
+  .meta({ id: 'CrawlItemsPage' });
+export type CrawlItemsPage = z.infer<typeof CrawlItemsPage>;

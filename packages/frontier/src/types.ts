@@ -62,6 +62,8 @@ export interface CrawlSnapshot {
   counters: CrawlCounters;
   /** Set once the finisher has settled billing and shard registrations. */
   finalized: boolean;
+  /** Enforce mode: prepaid credits not yet used. */
+  budget: number;
 }
 
 /** What became of a leased page. */

@@ -121,6 +121,20 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     addsUp(snap);
   });
 
+  it('finishes exactly when the last admitted page completes, links included', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/')]);
+    const [root] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const r = await s.complete(p.crawl_id, root, { kind: 'delivered', item: '0' }, [req('http://a.test/1', 1), req('http://a.test/2', 1)], NOW);
+    expect(r.finished).toBe(false);
+    const [one, two] = await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW);
+    expect((await s.complete(p.crawl_id, one, { kind: 'delivered', item: '1' }, [req('http://a.test/', 2)], NOW)).finished).toBe(false);
+    expect((await s.getCrawl(p.crawl_id))!.status).toBe('running');
+    expect((await s.complete(p.crawl_id, two, { kind: 'delivered', item: '2' }, [], NOW)).finished).toBe(true);
+    expect((await s.getCrawl(p.crawl_id))!.status).toBe('completed');
+  });
+
   it('fails a crawl that delivered nothing, saying why', async () => {
     const s = make();
     const p = plan();

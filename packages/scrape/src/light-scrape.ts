@@ -49,6 +49,7 @@ export async function scrapeLight(light: LightFetcher, req: ScrapeRequest): Prom
         retryable: r.retryable,
         statusCode: r.statusCode ?? null,
         detail: null,
+        retryAfterMs: null,
         audit: auditOf(r, 0, r.failure),
         diagnostics: lightDiagnostics(noQuality),
       },
@@ -62,6 +63,7 @@ export async function scrapeLight(light: LightFetcher, req: ScrapeRequest): Prom
         retryable: retryableStatus(r.statusCode),
         statusCode: r.statusCode,
         detail: `target answered HTTP ${r.statusCode}`,
+        retryAfterMs: retryAfterMs(r.headers['retry-after'], Date.now()),
         audit: auditOf(r, 0, 'http_error'),
         diagnostics: lightDiagnostics(noQuality),
       },
@@ -79,6 +81,7 @@ export async function scrapeLight(light: LightFetcher, req: ScrapeRequest): Prom
         retryable: false,
         statusCode: r.statusCode,
         detail: `content type ${mediaType(r.contentType)} cannot be converted to Markdown`,
+        retryAfterMs: null,
         audit: auditOf(r, 0, 'unsupported_content_type'),
         diagnostics: lightDiagnostics(noQuality),
       },
@@ -107,6 +110,20 @@ export async function scrapeLight(light: LightFetcher, req: ScrapeRequest): Prom
       diagnostics: lightDiagnostics(q),
     },
   };
+}
+
+/** Retry-After as delay-seconds or an HTTP date, capped at an hour (a hostile value must not park a host). */
+export function retryAfterMs(value: string | undefined, now: number): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  let ms: number;
+  if (/^\d{1,9}$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const at = Date.parse(v);
+    if (Number.isNaN(at)) return null;
+    ms = at - now;
+  }
+  return Math.min(Math.max(ms, 0), 3_600_000);
 }
 
 /** Only the media type (never parameters, which a hostile server could fill with anything). */

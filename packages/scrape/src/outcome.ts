@@ -19,6 +19,8 @@ export interface ScrapeFailure {
   statusCode: number | null;
   /** Public-safe extra context (never URLs, headers or bodies). */
   detail: string | null;
+  /** From the target's Retry-After on a 429/503, in milliseconds; null when absent or unparseable. */
+  retryAfterMs: number | null;
   audit: Audit;
   diagnostics: Diagnostics;
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { RunResponse } from '@trawl/contract';
+import { crawlPageArtifact, getCrawlJob, parsePageRunId } from '@trawl/crawler';
+import type { PublicRun } from '@trawl/contract';
 import type { RunRecord } from '@trawl/store';
 import { ApiError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
@@ -21,6 +23,19 @@ export function runRoutes(ctx: GatewayContext) {
     return record && record.team_id === teamOf(request) ? record : null;
   }
 
+  /** A crawl's run follows its crawl until the crawl is settled. */
+  async function liveRun(request: Parameters<typeof teamOf>[0], record: RunRecord): Promise<PublicRun> {
+    if (record.run.type !== 'crawl' || !record.crawl_id || record.run.completed_at) return record.run;
+    const crawl = await getCrawlJob(ctx.crawl, teamOf(request), record.crawl_id);
+    if (!crawl) return record.run;
+    return {
+      ...record.run,
+      status: crawl.status,
+      cost_units: crawl.progress.pages_completed,
+      ...(crawl.completed_at ? { completed_at: crawl.completed_at } : {}),
+    };
+  }
+
   return async function (app: FastifyInstance) {
     app.get(
       '/v1/runs/:run_id',
@@ -39,7 +54,7 @@ export function runRoutes(ctx: GatewayContext) {
         const { run_id } = request.params as z.infer<typeof RunParams>;
         const record = await ownRun(request, run_id);
         if (!record) throw new ApiError('run_not_found', 'no such run', { details: { run_id } });
-        return { run: record.run };
+        return { run: await liveRun(request, record) };
       },
     );
 
@@ -64,6 +79,21 @@ export function runRoutes(ctx: GatewayContext) {
         const { run_id, key } = request.params as z.infer<typeof ArtifactParams>;
         const { crawl_id } = request.query as z.infer<typeof ArtifactQuery>;
         const notFound = () => new ApiError('artifact_not_found', 'no such artifact', { details: { run_id, key } });
+        if (parsePageRunId(run_id)) {
+          // A crawl page: no run of its own; served from the crawl's item, to the crawl's team, via its crawl_id.
+          const r = await crawlPageArtifact(ctx.crawl, teamOf(request), run_id, key, crawl_id);
+          if (r.ok) {
+            return reply
+              .header('content-type', r.contentType)
+              .header('cache-control', 'private, no-store')
+              .header('x-content-type-options', 'nosniff')
+              .send(r.body);
+          }
+          if (r.reason === 'expired') {
+            throw new ApiError('artifact_expired', 'the artifact retention period has elapsed', { details: { run_id, key } });
+          }
+          throw notFound();
+        }
         const found = await ctx.store.getArtifact(run_id, key);
         if (!found) {
           const record = await ownRun(request, run_id);

@@ -81,6 +81,7 @@ export class MemoryCrawlStore implements CrawlStore {
       completed_at: s.completed_at,
       failure: s.failure ? { ...s.failure } : null,
       finalized: s.finalized,
+      budget: s.budget,
       counters: {
         discovered: s.seen.size,
         queued,
@@ -140,16 +141,13 @@ export class MemoryCrawlStore implements CrawlStore {
       bump(s.counts, `${result.kind === 'failed' ? 'fail' : 'block'}:${result.reason}`);
     }
     const newHosts: string[] = [];
-    let admitted = 0;
     for (const r of links) {
       if (s.seen.size >= s.plan.max_pages) break;
       if (s.seen.has(r.url)) continue;
-      const fresh = !s.queues.has(r.host);
+      if (!s.queues.has(r.host)) newHosts.push(r.host);
       this.admit(s, r);
-      admitted += 1;
-      if (fresh) newHosts.push(r.host);
     }
-    s.open += admitted - 1;
+    s.open -= 1;
     let finished = false;
     if (s.open === 0) {
       finished = true;

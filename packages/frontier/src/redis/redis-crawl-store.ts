@@ -90,6 +90,7 @@ export class RedisCrawlStore implements CrawlStore {
       completed_at: meta.completed_at ?? null,
       failure: meta.failure ? (JSON.parse(meta.failure) as { code: string; message: string }) : null,
       finalized: meta.finalized !== '0',
+      budget: Number(meta.budget ?? 0),
       counters: {
         discovered: Number(meta.admitted),
         queued: Number(queued),

@@ -1,0 +1,145 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, type ErrorCode } from '@trawl/contract';
+import { createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
+import { ApiError } from '../api-error.ts';
+import type { GatewayContext } from '../context.ts';
+import { withIdempotency } from '../idempotency.ts';
+import { teamOf } from '../plugins/auth.ts';
+import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
+
+const CrawlParams = z.strictObject({ crawl_id: z.string().min(1).max(200) });
+const ItemsQuery = z.strictObject({
+  cursor: z.string().min(1).max(64).optional().meta({ description: 'Opaque cursor from next_cursor.' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** Fields of the contract this build does not serve yet: rejected, never ignored. */
+const NOT_YET: (keyof CrawlRequest)[] = ['browser', 'extraction'];
+
+export function crawlRoutes(ctx: GatewayContext) {
+  const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: 60 };
+  const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
+  const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'];
+
+  return async function (app: FastifyInstance) {
+    app.post(
+      '/v1/crawl',
+      {
+        config: { scope: 'crawl' },
+        schema: {
+          operationId: 'createCrawl',
+          tags: ['crawl'],
+          summary: 'Start an asynchronous crawl of 1 to 100 seeds within a scope',
+          security: BEARER_SECURITY,
+          headers: IdempotencyHeaders,
+          body: CrawlRequest,
+          response: responses({ 202: CrawlCreateResponse }, [...AUTH_ERRORS, ...CREATION_ERRORS, 'payment_required', 'rate_limited']),
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as CrawlRequest;
+        for (const field of NOT_YET) {
+          if (body[field] !== undefined) {
+            throw new ApiError('unsupported_feature', `${field} is not supported on crawls by this server yet`, {
+              details: { fields: [field] },
+            });
+          }
+        }
+        return withIdempotency(request, reply, idem, async () => {
+          let created;
+          try {
+            created = await createCrawl(ctx.crawl, teamOf(request), body);
+          } catch (err) {
+            if (err instanceof PlanError) {
+              throw new ApiError('validation_error', err.message, { details: { field: err.field } });
+            }
+            throw err;
+          }
+          if (!created.ok) {
+            const e = new ApiError('payment_required', 'the team has no credit left', { details: { resource: 'crawl' } });
+            return { status: e.status, body: e.toBody(request.id), replayable: false };
+          }
+          ctx.onCrawlCreated();
+          return { status: 202, body: { crawl: created.crawl, run: created.run }, replayable: true };
+        });
+      },
+    );
+
+    app.get(
+      '/v1/crawl/:crawl_id',
+      {
+        config: { scope: 'crawl' },
+        schema: {
+          operationId: 'getCrawl',
+          tags: ['crawl'],
+          summary: 'Crawl status: progress, terminal state, counters, failure and diagnostics',
+          security: BEARER_SECURITY,
+          params: CrawlParams,
+          response: responses({ 200: CrawlResponse }, readErrors),
+        },
+      },
+      async (request) => {
+        const { crawl_id } = request.params as z.infer<typeof CrawlParams>;
+        const crawl = await getCrawlJob(ctx.crawl, teamOf(request), crawl_id);
+        if (!crawl) throw notFound(crawl_id);
+        return { crawl };
+      },
+    );
+
+    app.get(
+      '/v1/crawl/:crawl_id/items',
+      {
+        config: { scope: 'crawl' },
+        schema: {
+          operationId: 'listCrawlItems',
+          tags: ['crawl'],
+          summary: 'Delivered pages of a crawl, in delivery order, with an opaque cursor (stable while the crawl runs)',
+          security: BEARER_SECURITY,
+          params: CrawlParams,
+          querystring: ItemsQuery,
+          response: responses({ 200: CrawlItemsPage }, readErrors),
+        },
+      },
+      async (request) => {
+        const { crawl_id } = request.params as z.infer<typeof CrawlParams>;
+        const { cursor, limit } = request.query as z.infer<typeof ItemsQuery>;
+        const r = await listItems(ctx.crawl, teamOf(request), crawl_id, cursor, limit);
+        if (r.ok) return r.page;
+        if (r.reason === 'bad_cursor') {
+          throw new ApiError('validation_error', 'cursor is not a cursor of this API', { details: { field: 'cursor' } });
+        }
+        throw notFound(crawl_id);
+      },
+    );
+
+    for (const action of ['pause', 'resume'] as const) {
+      app.post(
+        `/v1/crawl/:crawl_id/${action}`,
+        {
+          config: { scope: 'crawl' },
+          schema: {
+            operationId: `${action}Crawl`,
+            tags: ['crawl'],
+            summary: action === 'pause' ? 'Pause a queued or running crawl' : 'Resume a paused crawl',
+            security: BEARER_SECURITY,
+            params: CrawlParams,
+            response: responses({ 200: CrawlResponse }, [...readErrors, 'invalid_request']),
+          },
+        },
+        async (request) => {
+          const { crawl_id } = request.params as z.infer<typeof CrawlParams>;
+          const r = await setCrawlPaused(ctx.crawl, teamOf(request), crawl_id, action === 'pause');
+          if (r === null) throw notFound(crawl_id);
+          if (r === false) {
+            throw new ApiError('invalid_request', `the crawl cannot be ${action === 'pause' ? 'paused' : 'resumed'} in its current status`, {
+              details: { crawl_id },
+            });
+          }
+          if (action === 'resume') ctx.onCrawlCreated();
+          return { crawl: r };
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,86 @@
+import type { DomElement } from './dom.ts';
+
+// Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
+// drops a marked element only when it is small next to the page or mostly links (see page-model.ts).
+
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'menu']);
+
+const FURNITURE_ROLES = new Set([
+  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog',
+  'toolbar', 'tablist',
+]);
+
+// Whole words of class and id values ("site-header", "mainNav" and "cookie_bar" all split into words).
+const FURNITURE_WORDS = new Set([
+  'nav', 'navbar', 'navigation', 'menu', 'menubar', 'megamenu', 'breadcrumb', 'breadcrumbs', 'crumbs', 'sidebar',
+  'sidebars', 'cookie', 'cookies', 'consent', 'gdpr', 'onetrust', 'share', 'sharing', 'sharebar',
+  'social', 'newsletter', 'subscribe', 'subscription', 'footer', 'masthead', 'header', 'related', 'recommended',
+  'recommendations', 'promo', 'promotion', 'advert', 'advertisement', 'adverts', 'ads', 'ad', 'adslot',
+  'sponsored', 'sponsor', 'popup', 'modal', 'overlay', 'skip', 'pagination', 'pager', 'toolbar', 'topbar',
+  'disqus', 'signin', 'signup', 'login', 'tagcloud', 'banner', 'outbrain', 'taboola', 'offcanvas', 'drawer',
+  'toc', 'rail', 'trending', 'popular', 'sr', 'visually', 'screenreader', 'comment', 'comments', 'respond',
+  'commentform', 'akismet', 'tags', 'taxonomy', 'byline', 'bio', 'disclaimer', 'signature', 'badge',
+  'buttons', 'btn', 'cart', 'review', 'reviews', 'posts', 'more', 'read',
+]);
+
+// Elements whose tag already says what they are: a class word ("sticky-header" on a data table) does not make
+// them furniture.
+const NEVER_BY_NAME = new Set([
+  'html', 'body', 'main', 'article', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'p', 'pre', 'code', 'blockquote',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dl', 'figure', 'img',
+]);
+
+/**
+ * 'structure': marked by tag or ARIA role; 'name': by class/id words only (listed in words), a weaker hint.
+ */
+export interface FurnitureMark {
+  kind: 'structure' | 'name';
+  words: readonly string[];
+}
+
+const STRUCTURE: FurnitureMark = { kind: 'structure', words: [] };
+
+export function furnitureOf(el: DomElement): FurnitureMark | null {
+  const { attribs } = el;
+  const role = attribs.role?.trim().toLowerCase();
+  if (role === 'main' || role === 'article') return null;
+  if (FURNITURE_TAGS.has(el.name)) return STRUCTURE;
+  if (role !== undefined && FURNITURE_ROLES.has(role)) return STRUCTURE;
+  if (NEVER_BY_NAME.has(el.name)) return null;
+  const names = attribs.class === undefined ? attribs.id : attribs.id === undefined ? attribs.class : `${attribs.class} ${attribs.id}`;
+  if (names === undefined || names === '') return null;
+  return markOfNames(names);
+}
+
+// Pages repeat the same class strings many times; remember the verdicts (bounded, the process is long-lived).
+const verdicts = new Map<string, FurnitureMark | null>();
+const MAX_VERDICTS = 20_000;
+
+function markOfNames(names: string): FurnitureMark | null {
+  let verdict = verdicts.get(names);
+  if (verdict === undefined) {
+    const words = [...new Set(wordsOf(names).filter((word) => FURNITURE_WORDS.has(word)))];
+    verdict = words.length > 0 ? { kind: 'name', words } : null;
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(names, verdict);
+  }
+  return verdict;
+}
+
+/** Whether the element is named as content (main, article, itemprop=articleBody...). */
+export function isContentLandmark(el: DomElement): boolean {
+  if (el.name === 'main' || el.name === 'article') return true;
+  const role = el.attribs.role?.toLowerCase();
+  if (role === 'main' || role === 'article') return true;
+  const itemprop = el.attribs.itemprop?.toLowerCase();
+  return itemprop === 'articlebody' || itemprop === 'text' || itemprop === 'mainentityofpage';
+}
+
+/** Lower-case words of a class/id value, splitting on punctuation and camelCase. */
+function wordsOf(names: string): string[] {
+  return names
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+}

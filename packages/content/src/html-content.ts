@@ -1,0 +1,63 @@
+import { parseHtml, textContent } from './dom.ts';
+import { pageLinks } from './links.ts';
+import { extractMainContent } from './main-content.ts';
+import { htmlToMarkdown } from './markdown.ts';
+import { pageMetadata, pageTitle, type PageMetadata } from './metadata.ts';
+import { collapse, preparePage } from './prepare-page.ts';
+import { assessQuality, type ContentQuality } from './quality.ts';
+import { markdownShaper } from './markdown-shape.ts';
+import { serializeSanitized } from './sanitize-html.ts';
+import { documentBase } from './urls.ts';
+
+export interface HtmlContent {
+  title: string;
+  markdown: string;
+  html: string;
+  metadata: PageMetadata;
+  links: string[];
+  quality: ContentQuality;
+}
+
+const JAVASCRIPT_NOTICE =
+  /\b(enable|turn on|activate|allow)\s+javascript\b|\bjavascript\s+(is\s+)?(required|disabled|must be enabled|needs to be enabled|is not enabled)|\brequires?\s+javascript\b|\bneeds?\s+javascript\b/i;
+
+/** The whole HTML path: one parse, one cleaning pass, extraction, then output of the chosen subtree only. */
+export function htmlContent(source: string, finalUrl: string): HtmlContent {
+  const page = preparePage(parseHtml(source));
+  const baseUrl = documentBase(finalUrl, page.baseHref);
+  const title = pageTitle(page);
+  const metadata = pageMetadata(page, title, baseUrl);
+  const links = pageLinks(page.hrefs, baseUrl);
+  const pageText = collapse(textContent(page.root));
+
+  const main = extractMainContent(page.root);
+  const html = serializeSanitized(main.root, { baseUrl });
+  const markdown = safeMarkdown(serializeSanitized(main.root, { baseUrl, rename: markdownShaper(), markdownAttributes: true }), main.root);
+  const mainText = main.found ? collapse(textContent(main.root)) : pageText;
+
+  const quality = assessQuality({
+    signals: {
+      text_length: mainText.length,
+      text_to_markup_ratio: source.length > 0 ? round(pageText.length / source.length) : 0,
+      link_density: main.words > 0 ? round(main.linkWords / main.words) : 0,
+      empty_shell: pageText.length < 250 && (page.appRoot || page.scriptCount > 0),
+      script_only: pageText.length < 50 && page.scriptCount > 0,
+      main_content_found: main.found,
+    },
+    javascriptNotice: JAVASCRIPT_NOTICE.test(page.noscriptText) || (pageText.length < 1000 && JAVASCRIPT_NOTICE.test(pageText)),
+  });
+  return { title, markdown, html, metadata, links, quality };
+}
+
+/** Markdown of the content; plain paragraphs if the converter gives up (it recurses, and input can be hostile). */
+function safeMarkdown(html: string, root: Parameters<typeof textContent>[0]): string {
+  try {
+    return htmlToMarkdown(html);
+  } catch {
+    return collapse(textContent(root)).replace(/([\\`*_[\]#<>])/g, '\\$1');
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,6 @@
+export { contentKindOf, type ContentKind } from './content-kind.ts';
+export { decodeBody } from './decode-body.ts';
+export { UnsupportedContentTypeError } from './errors.ts';
+export type { PageMetadata } from './metadata.ts';
+export { normalizeContent, type NormalizedContent } from './normalize-content.ts';
+export { QUALITY_THRESHOLD, type ContentQuality, type QualitySignals } from './quality.ts';

@@ -1,0 +1,143 @@
+import { isElement, type DomElement, type DomNode } from './dom.ts';
+import type { Rename } from './sanitize-html.ts';
+
+// Reshapes elements for the Markdown converter while they are serialized (the published HTML keeps the
+// original shape): GFM tables hold one line per row and need a header row, and a Markdown link cannot span
+// blocks, so block elements inside links are emitted inline. Wrappers that only hold blocks are left out, and
+// spans too: the converter's cost grows with node count times depth, and neither changes the Markdown.
+
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'center', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'header', 'hgroup', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section',
+  'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'caption',
+]);
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+// Block containers with no Markdown form of their own.
+const WRAPPERS = new Set([
+  'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'center', 'hgroup', 'figure',
+  'address', 'details', 'fieldset', 'search',
+]);
+// Elements the converter renders as blocks of their own.
+const OWN_BLOCKS = new Set(['p', 'ul', 'ol', 'dl', 'pre', 'blockquote', 'table', 'hr', ...HEADING_TAGS]);
+// Phrasing elements we keep as they are; any other unknown tag (custom elements) is treated as a wrapper.
+const PHRASING = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'i', 'img', 'ins', 'kbd',
+  'mark', 'q', 'rp', 'rt', 'ruby', 's', 'samp', 'small', 'strike', 'strong', 'sub', 'sup', 'time', 'u', 'var',
+  'wbr', 'label', 'span', 'font', 'picture', 'nobr', 'tt', 'big', 'output', 'meter', 'progress',
+]);
+const UNWRAPPED_INLINE = new Set(['span', 'font', 'nobr', 'label', 'data', 'bdi', 'bdo', 'picture']);
+
+/** A rename function for serializeSanitized; keeps per-table decisions for one serialization. */
+export function markdownShaper(): (el: DomElement, inLink: boolean) => Rename {
+  const layoutTables = new Set<DomElement>();
+  const promotedRows = new Set<DomElement>();
+  return (el, inLink) => {
+    if (inLink) {
+      if (HEADING_TAGS.has(el.name)) return { name: 'strong', pad: true };
+      if (BLOCK_TAGS.has(el.name)) return { name: null, pad: true };
+      if (el.name === 'br' || el.name === 'hr') return { name: null, pad: true };
+    }
+    if (UNWRAPPED_INLINE.has(el.name)) return null;
+    if (WRAPPERS.has(el.name) || !(PHRASING.has(el.name) || OWN_BLOCKS.has(el.name) || el.name in LIST_AND_TABLE)) {
+      return holdsOnlyBlocks(el) ? null : 'div';
+    }
+    return tableShape(el, layoutTables, promotedRows);
+  };
+}
+
+// Tags with their own structure rules (lists, definition lists, tables); never treated as wrappers.
+const LIST_AND_TABLE: Record<string, true> = {
+  li: true, dt: true, dd: true, table: true, thead: true, tbody: true, tfoot: true, tr: true, td: true, th: true,
+  caption: true, colgroup: true, col: true, figcaption: true, summary: true,
+};
+
+const BLOCK_PARTS = new Set(['li', 'dt', 'dd', 'table']);
+
+/** Whether every child is a block (or blank text), so leaving the element out cannot merge text across it. */
+function holdsOnlyBlocks(el: DomElement): boolean {
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      if (child.data.trim() !== '') return false;
+    } else if (isElement(child)) {
+      const name = child.name;
+      if (PHRASING.has(name) || (name in LIST_AND_TABLE && !BLOCK_PARTS.has(name))) return false;
+    }
+  }
+  return true;
+}
+
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption']);
+const LAYOUT_MARKERS = new Set(['table', 'ul', 'ol', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'section', 'article', 'form']);
+const LAYOUT_CELL_CHARS = 400;
+
+/**
+ * Tables used for layout (nested tables or blocks in cells, a single column) are emitted as plain blocks, and a
+ * data table without a header row gets its first row promoted to one.
+ */
+function tableShape(el: DomElement, layoutTables: Set<DomElement>, promotedRows: Set<DomElement>): string | null {
+  if (!TABLE_PARTS.has(el.name)) return el.name;
+  if (el.name === 'table') {
+    if (isLayoutTable(el)) {
+      layoutTables.add(el);
+      return 'div';
+    } else {
+      const rows = tableRows(el);
+      if (rows.length > 0 && !rows[0].children.some((cell) => isElement(cell) && cell.name === 'th')) promotedRows.add(rows[0]);
+      return 'table';
+    }
+  }
+  const table = enclosingTable(el);
+  if (table !== null && layoutTables.has(table)) {
+    return el.name === 'thead' || el.name === 'tbody' || el.name === 'tfoot' ? null : 'div';
+  }
+  if (el.name === 'td' && el.parent !== null && isElement(el.parent) && promotedRows.has(el.parent)) return 'th';
+  return el.name;
+}
+
+function enclosingTable(el: DomElement): DomElement | null {
+  for (let node = el.parent; node !== null && isElement(node); node = node.parent) if (node.name === 'table') return node;
+  return null;
+}
+
+function tableRows(table: DomElement): DomElement[] {
+  const rows: DomElement[] = [];
+  for (const child of table.children) {
+    if (!isElement(child)) continue;
+    if (child.name === 'tr') rows.push(child);
+    else if (child.name === 'thead' || child.name === 'tbody' || child.name === 'tfoot') {
+      for (const row of child.children) if (isElement(row) && row.name === 'tr') rows.push(row);
+    }
+  }
+  return rows;
+}
+
+function isLayoutTable(table: DomElement): boolean {
+  const rows = tableRows(table);
+  if (rows.length === 0) return true;
+  let maxCells = 0;
+  for (const row of rows) {
+    let cells = 0;
+    for (const cell of row.children) {
+      if (!isElement(cell) || (cell.name !== 'td' && cell.name !== 'th')) continue;
+      cells++;
+      if (holdsLayout(cell)) return true;
+    }
+    maxCells = Math.max(maxCells, cells);
+  }
+  return maxCells < 2;
+}
+
+/** Nested tables, headings, lists or long text in a cell: the table arranges a page, it does not hold data. */
+function holdsLayout(cell: DomElement): boolean {
+  let chars = 0;
+  const stack: DomNode[] = [...cell.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text') chars += node.data.length;
+    if (!isElement(node)) continue;
+    if (LAYOUT_MARKERS.has(node.name)) return true;
+    stack.push(...node.children);
+  }
+  return chars > LAYOUT_CELL_CHARS;
+}

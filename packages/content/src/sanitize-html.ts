@@ -1,0 +1,135 @@
+import { isElement, type DomDocument, type DomElement, type DomNode } from './dom.ts';
+import { resolveUrl } from './urls.ts';
+
+// Serializes a subtree to safe HTML, iteratively (pages can be very deep). Safety comes from allowlists:
+// unknown attributes (event handlers, style, data-*) never pass, URL attributes are made absolute and lose
+// script-capable schemes, and active elements are dropped with their content.
+
+const DROPPED = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base',
+  'link', 'meta', 'title', 'head', 'svg', 'math', 'canvas', 'input', 'select', 'textarea', 'button', 'option',
+  'dialog', 'portal', 'slot', 'param', 'audio', 'video', 'source', 'track',
+]);
+
+// Wrappers whose meaning we cannot keep safely; their content stays.
+const UNWRAPPED = new Set(['form', 'html', 'body', 'font', 'label', 'fieldset', 'map', 'picture']);
+
+const VOID = new Set(['area', 'br', 'col', 'hr', 'img', 'wbr']);
+
+const ATTRIBUTES = new Set([
+  'href', 'src', 'srcset', 'alt', 'title', 'lang', 'dir', 'colspan', 'rowspan', 'headers', 'scope', 'start',
+  'reversed', 'value', 'datetime', 'cite', 'width', 'height', 'action', 'formaction', 'xlink:href', 'poster',
+]);
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'cite', 'poster']);
+// Only code and pre keep a class, and only its language word (what Markdown fences are labelled with).
+const LANGUAGE_CLASS = /\b(?:language|lang|highlight-source|brush:?)-?\s*([a-z0-9_+#.-]+)/i;
+
+export interface SerializeOptions {
+  baseUrl: string;
+  /** Renames elements on the way out; told whether a link encloses them. */
+  rename?: (el: DomElement, inLink: boolean) => Rename;
+  /** Keep only the attributes Markdown can express (href, src, alt, title, start, code language). */
+  markdownAttributes?: boolean;
+}
+
+const MARKDOWN_ATTRIBUTES = new Set(['href', 'src', 'alt', 'title', 'start', 'class']);
+
+/** A tag name, null to emit the children only, or either with padding: a space on both sides (a block made
+ * inline must stay apart from its neighbours). */
+export type Rename = string | null | { name: string | null; pad: true };
+
+const LEAVE_LINK = Symbol('leave link');
+
+export function serializeSanitized(root: DomElement | DomDocument, options: SerializeOptions): string {
+  const out: string[] = [];
+  const stack: (DomNode | string | typeof LEAVE_LINK)[] = [];
+  const children = isElement(root) && !UNWRAPPED.has(root.name) ? [root] : root.children;
+  for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  let linkDepth = 0;
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node === LEAVE_LINK) {
+      linkDepth--;
+      continue;
+    }
+    if (typeof node === 'string') {
+      out.push(node);
+      continue;
+    }
+    if (node.type === 'text') {
+      out.push(escapeText(node.data));
+      continue;
+    }
+    if (!isElement(node) || DROPPED.has(node.name)) continue;
+    const renamed = options.rename === undefined ? node.name : options.rename(node, linkDepth > 0);
+    const name = renamed !== null && typeof renamed === 'object' ? renamed.name : renamed;
+    const pad = renamed !== null && typeof renamed === 'object' ? ' ' : '';
+    if (node.name === 'a') {
+      linkDepth++;
+      stack.push(LEAVE_LINK);
+    }
+    out.push(pad);
+    if (pad !== '') stack.push(pad);
+    if (name === null || UNWRAPPED.has(name) || !/^[a-z][a-z0-9-]*$/.test(name)) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+      continue;
+    }
+    out.push(`<${name}${attributes(node, options.baseUrl, options.markdownAttributes === true)}>`);
+    if (VOID.has(name)) continue;
+    stack.push(`</${name}>`);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  return out.join('');
+}
+
+function attributes(el: DomElement, baseUrl: string, markdownOnly: boolean): string {
+  let out = '';
+  for (const [name, value] of Object.entries(el.attribs)) {
+    if (markdownOnly && !MARKDOWN_ATTRIBUTES.has(name)) continue;
+    let safe: string | null = null;
+    if (name === 'class') safe = el.name === 'code' || el.name === 'pre' ? languageClass(value) : null;
+    else if (!ATTRIBUTES.has(name)) safe = null;
+    else if (URL_ATTRIBUTES.has(name)) safe = safeUrl(value, baseUrl, name === 'src');
+    else if (name === 'srcset') safe = safeSrcset(value, baseUrl);
+    // Line breaks in alt/title text would split a Markdown image or link over several lines.
+    else if (name === 'alt' || name === 'title') safe = value.replace(/\s+/g, ' ').trim();
+    else safe = value;
+    if (safe !== null) out += ` ${name}="${escapeAttribute(safe)}"`;
+  }
+  return out;
+}
+
+function languageClass(value: string): string | null {
+  const language = LANGUAGE_CLASS.exec(value)?.[1];
+  return language === undefined ? null : `language-${language.toLowerCase()}`;
+}
+
+/** An absolute http(s)/mailto/... URL, or null for script-capable and data: URLs (data:image allowed in src). */
+export function safeUrl(value: string, baseUrl: string, imageSource: boolean): string | null {
+  // Browsers ignore ASCII whitespace and control characters inside a scheme ("java\tscript:").
+  const compact = value.replace(/[\u0000-\u0020\u007f]+/g, '').toLowerCase();
+  if (compact.startsWith('javascript:') || compact.startsWith('vbscript:')) return null;
+  if (compact.startsWith('data:')) return imageSource && compact.startsWith('data:image/') ? value.trim() : null;
+  return resolveUrl(value, baseUrl);
+}
+
+function safeSrcset(value: string, baseUrl: string): string | null {
+  const candidates: string[] = [];
+  for (const candidate of value.split(/,\s+/)) {
+    const [url = '', ...descriptor] = candidate.trim().split(/\s+/);
+    if (url === '') continue;
+    const safe = safeUrl(url, baseUrl, true);
+    if (safe === null) return null; // one bad candidate: the whole attribute goes
+    candidates.push([safe, ...descriptor].join(' '));
+  }
+  return candidates.length > 0 ? candidates.join(', ') : null;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+}
+

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeContent } from '../src/index.ts';
+import { ARTICLE_PARAGRAPHS, html, page } from './fixtures.ts';
+
+describe('robustness', () => {
+  it('handles 5,000 levels of nesting without overflowing the stack, keeping the text', () => {
+    const depth = 5000;
+    const body = page(`${'<div>'.repeat(depth)}<p>${ARTICLE_PARAGRAPHS[0]} <a href="/deep">deep link</a></p>${'</div>'.repeat(depth)}`);
+    const result = normalizeContent(html(body));
+    expect(result.markdown).toContain('Tide pools form where the sea retreats');
+    expect(result.links).toContain('https://news.example.com/deep');
+    expect(result.markdown).toContain('[deep link](https://news.example.com/deep)');
+    expect(result.html).toContain('Tide pools form');
+  });
+
+  it('handles 5,000 levels of unclosed inline and list nesting', () => {
+    const body = page(`${'<span><b><ul><li>'.repeat(1250)}bottom text`);
+    expect(normalizeContent(html(body)).markdown).toContain('bottom text');
+  });
+
+  it('does not throw on malformed markup', () => {
+    const broken = [
+      '<html><body><p>Unclosed <b>bold <i>italic</p></div></span><table><tr><td>cell<td>cell</table></tr>',
+      '<<<>>><p class="a"b"c">x</p><a href=">broken</a><img src=x onerror=alert(1)//',
+      '</body></html><p>after the end</p><!-- unterminated comment',
+      '<table><table><table><tr><p>misplaced</p></tr>',
+      '<svg><script>alert(1)</script><foreignObject><p>inside</p></foreignObject></svg><math><mi>x</mi></math>',
+      '',
+    ];
+    for (const markup of broken) expect(() => normalizeContent(html(markup))).not.toThrow();
+    expect(normalizeContent(html(broken[2])).markdown).toContain('after the end');
+  });
+
+  it('does not throw on bytes that are not valid in the declared charset', () => {
+    const garbage = Buffer.from([0x3c, 0x70, 0x3e, 0xff, 0xfe, 0x80, 0x81, 0xc3, 0x28, 0x00, 0x3c, 0x2f, 0x70, 0x3e]);
+    for (const contentType of ['text/html; charset=utf-8', 'text/html; charset=shift_jis', 'text/html; charset=x-unknown', 'text/plain; charset=utf-16']) {
+      expect(() => normalizeContent({ body: garbage, contentType, url: 'https://example.com/' })).not.toThrow();
+    }
+  });
+
+  it('handles a large page with many links and blocks', () => {
+    const items = Array.from({ length: 20_000 }, (_, i) => `<li><a href="/item/${i}">Item ${i}</a> costs ${i} coins</li>`).join('');
+    const result = normalizeContent(html(page(`<main><h1>Catalogue</h1><ul>${items}</ul></main>`)));
+    expect(result.links).toHaveLength(20_000);
+    expect(result.markdown).toContain('Item 19999');
+  });
+
+  it('copes with a relative or invalid final URL', () => {
+    const result = normalizeContent({ body: Buffer.from(page('<main><p><a href="/x">x</a> text</p></main>')), contentType: 'text/html', url: 'not a url' });
+    expect(result.links).toEqual([]);
+    expect(result.markdown).toContain('text');
+  });
+});

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import type { CrawlItemsPage, CrawlJob, CrawlRequest, PublicRun } from '@trawl/contract';
+import type { CrawlStore, ShardDirectory } from '@trawl/frontier';
+import { newId, type Store } from '@trawl/store';
+import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
+import { buildPlan } from './plan.ts';
+import { crawlJobView, ITEM_ARTIFACTS, itemView, type StoredItem } from './views.ts';
+
+export interface CrawlServices {
+  store: Store;
+  crawls: CrawlStore;
+  directory: ShardDirectory;
+  billingMode: 'shadow' | 'enforce';
+  artifactRetentionS: number;
+  now: () => number;
+}
+
+/** Credits moved from the team to a crawl at a time in enforce mode (fewer ledger writes per page). */
+export const BUDGET_BLOCK = 16;
+
+/** Reserves up to `want` credits of the team for a crawl; returns how many it got (enforce mode). */
+export async function reserveCrawlCredits(svc: CrawlServices, teamId: string, runId: string, want: number): Promise<number> {
+  const at = new Date(svc.now()).toISOString();
+  const balance = await svc.store.balance(teamId);
+  const units = Math.min(want, balance);
+  if (units <= 0) return 0;
+  const reason = `crawl_reserve:${randomBytes(6).toString('base64url')}`;
+  const r = await svc.store.charge({ team_id: teamId, run_id: runId, units, reason, at }, true);
+  return r.ok ? units : 0;
+}
+
+export type CreateCrawlResult = { ok: true; crawl: CrawlJob; run: PublicRun } | { ok: false; reason: 'payment_required' };
+
+/** Plans the crawl (throws PlanError), then reserves quota, then makes it visible to workers. */
+export async function createCrawl(svc: CrawlServices, teamId: string, req: CrawlRequest): Promise<CreateCrawlResult> {
+  const now = svc.now();
+  const ids = { crawl_id: newId('crawl'), run_id: newId('run'), team_id: teamId };
+  const { plan, seeds } = buildPlan(req, ids, svc.billingMode, now);
+  let prepaid = 0;
+  if (svc.billingMode === 'enforce') {
+    prepaid = await reserveCrawlCredits(svc, teamId, ids.run_id, Math.min(BUDGET_BLOCK, plan.max_pages));
+    if (prepaid === 0) return { ok: false, reason: 'payment_required' };
+  }
+  const run: PublicRun = {
+    id: ids.run_id,
+    type: 'crawl',
+    status: 'queued',
+    created_at: plan.created_at,
+    cost_units: 0,
+    quota: { resource: 'crawl', quantity_reserved: plan.max_pages },
+  };
+  await svc.store.createRun({ run, team_id: teamId, crawl_id: ids.crawl_id });
+  await svc.crawls.createCrawl(plan, seeds);
+  if (prepaid > 0) await svc.crawls.addBudget(ids.crawl_id, prepaid);
+  await svc.directory.addActiveCrawl(ids.crawl_id);
+  for (const host of new Set(seeds.map((s) => s.host))) await svc.directory.registerHost(host, ids.crawl_id);
+  const snap = await svc.crawls.getCrawl(ids.crawl_id);
+  return { ok: true, crawl: crawlJobView(snap!), run };
+}
+
+/** The crawl if it exists and belongs to the team; otherwise null (a foreign crawl looks missing). */
+export async function getCrawlJob(svc: CrawlServices, teamId: string, crawlId: string): Promise<CrawlJob | null> {
+  const snap = await svc.crawls.getCrawl(crawlId);
+  return snap && snap.plan.team_id === teamId ? crawlJobView(snap) : null;
+}
+
+export type ItemsResult = { ok: true; page: CrawlItemsPage } | { ok: false; reason: 'not_found' | 'bad_cursor' };
+
+/** Items in delivery order from the cursor; the cursor stays valid while the crawl runs and after it ends. */
+export async function listItems(
+  svc: CrawlServices,
+  teamId: string,
+  crawlId: string,
+  cursor: string | undefined,
+  limit: number,
+): Promise<ItemsResult> {
+  const snap = await svc.crawls.getCrawl(crawlId);
+  if (!snap || snap.plan.team_id !== teamId) return { ok: false, reason: 'not_found' };
+  const from = cursor === undefined ? 0 : decodeCursor(cursor);
+  if (from === null) return { ok: false, reason: 'bad_cursor' };
+  const raw = await svc.crawls.items(crawlId, from, limit);
+  const items = raw.map((s, i) => itemView(crawlId, from + i, JSON.parse(s) as StoredItem, svc.artifactRetentionS));
+  const next = from + items.length;
+  const ended = snap.status !== 'queued' && snap.status !== 'running' && snap.status !== 'paused';
+  // A running crawl may deliver more: hand back a cursor even when this page came back short.
+  const more = items.length === limit || !ended || next < snap.counters.completed;
+  return { ok: true, page: { items, next_cursor: more ? encodeCursor(next) : null } };
+}
+
+export type ArtifactResult =
+  | { ok: true; contentType: string; body: Buffer }
+  | { ok: false; reason: 'not_found' | 'expired' | 'not_crawl_page' };
+
+/** A crawl page's artifact, only for the crawl's team and only when the page belongs to that crawl. */
+export async function crawlPageArtifact(
+  svc: CrawlServices,
+  teamId: string,
+  pageRunId: string,
+  key: string,
+  crawlId: string | undefined,
+): Promise<ArtifactResult> {
+  const ref = parsePageRunId(pageRunId);
+  if (!ref) return { ok: false, reason: 'not_crawl_page' };
+  if (crawlId === undefined || ref.crawlId !== crawlId || !(key in ITEM_ARTIFACTS)) return { ok: false, reason: 'not_found' };
+  const snap = await svc.crawls.getCrawl(crawlId);
+  if (!snap || snap.plan.team_id !== teamId) return { ok: false, reason: 'not_found' };
+  const raw = await svc.crawls.item(crawlId, ref.seq);
+  if (raw === null) return { ok: false, reason: 'not_found' };
+  const item = JSON.parse(raw) as StoredItem;
+  if (Date.parse(item.created_at) + svc.artifactRetentionS * 1000 <= svc.now()) return { ok: false, reason: 'expired' };
+  const k = key as keyof typeof ITEM_ARTIFACTS;
+  const text = k === 'markdown' ? item.content.markdown : item.content.html;
+  if (text === null) return { ok: false, reason: 'not_found' };
+  return { ok: true, contentType: ITEM_ARTIFACTS[k], body: Buffer.from(text, 'utf8') };
+}
+
+/** Pause or resume a crawl of the team; false when it does not exist or is not in a state that allows it. */
+export async function setCrawlPaused(svc: CrawlServices, teamId: string, crawlId: string, paused: boolean): Promise<CrawlJob | null | false> {
+  const snap = await svc.crawls.getCrawl(crawlId);
+  if (!snap || snap.plan.team_id !== teamId) return null;
+  const ok = paused
+    ? await svc.crawls.transition(crawlId, ['queued', 'running'], 'paused', svc.now())
+    : await svc.crawls.transition(crawlId, ['paused'], 'running', svc.now());
+  if (!ok) return false;
+  return crawlJobView((await svc.crawls.getCrawl(crawlId))!);
+}

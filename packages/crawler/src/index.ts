@@ -1,0 +1,16 @@
+export { buildPlan, PlanError } from './plan.ts';
+export {
+  createCrawl,
+  getCrawlJob,
+  listItems,
+  crawlPageArtifact,
+  setCrawlPaused,
+  reserveCrawlCredits,
+  BUDGET_BLOCK,
+  type CrawlServices,
+  type CreateCrawlResult,
+} from './crawl-service.ts';
+export { crawlJobView, itemView, type StoredItem } from './views.ts';
+export { parsePageRunId, pageRunId, itemId, encodeCursor, decodeCursor } from './ids.ts';
+export { CrawlWorker, type CrawlWorkerDeps } from './worker/crawl-worker.ts';
+export { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './worker/settings.ts';

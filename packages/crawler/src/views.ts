@@ -1,0 +1,66 @@
+import type { CrawlItem, CrawlJob } from '@trawl/contract';
+import type { CrawlSnapshot } from '@trawl/frontier';
+import { artifactUrl } from '@trawl/runs';
+import { itemId, pageRunId } from './ids.ts';
+
+/** An item as stored: everything derivable from its crawl and position is left out. */
+export type StoredItem = Omit<CrawlItem, 'id' | 'crawl_id' | 'page_run_id' | 'artifacts' | 'usage'>;
+
+export const ITEM_ARTIFACTS = {
+  markdown: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+} as const;
+
+export function itemView(crawlId: string, seq: number, stored: StoredItem, retentionS: number): CrawlItem {
+  const runId = pageRunId(crawlId, seq);
+  const expires = new Date(Date.parse(stored.created_at) + retentionS * 1000).toISOString();
+  const keys = stored.content.html === null ? (['markdown'] as const) : (['markdown', 'html'] as const);
+  return {
+    id: itemId(crawlId, seq),
+    crawl_id: crawlId,
+    page_run_id: runId,
+    ...stored,
+    artifacts: keys.map((key) => ({
+      key,
+      url: artifactUrl(runId, key, crawlId),
+      content_type: ITEM_ARTIFACTS[key],
+      expires_at: expires,
+    })),
+    usage: { cost_units: 1, budget_exhausted: false },
+  };
+}
+
+export function crawlJobView(s: CrawlSnapshot): CrawlJob {
+  const c = s.counters;
+  const reasons: Record<string, number> = { ...c.failure_reasons };
+  for (const [k, v] of Object.entries(c.block_reasons)) reasons[k] = (reasons[k] ?? 0) + v;
+  return {
+    id: s.plan.crawl_id,
+    run_id: s.plan.run_id,
+    status: s.status,
+    created_at: s.plan.created_at,
+    started_at: s.started_at,
+    completed_at: s.completed_at,
+    request: {
+      urls: s.plan.seeds,
+      scope: s.plan.scope,
+      max_depth: s.plan.max_depth,
+      max_pages: s.plan.max_pages,
+      browser: s.plan.browser ?? null,
+      extraction: s.plan.extraction ?? null,
+    },
+    progress: {
+      pages_discovered: c.discovered,
+      pages_queued: c.queued,
+      pages_in_flight: c.in_flight,
+      pages_completed: c.completed,
+      pages_failed: c.failed,
+      pages_blocked: c.blocked,
+      pages_dropped: c.dropped,
+      max_pages: s.plan.max_pages,
+    },
+    failure: s.failure,
+    usage: { credits: c.completed, billing_mode: s.plan.billing_mode },
+    diagnostics: { block_reasons: reasons, retry: { categories: { ...c.retry_categories } } },
+  };
+}

@@ -1,0 +1,38 @@
+import { TERMINAL_STATUSES, type CrawlSnapshot, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import type { Store } from '@trawl/store';
+
+export interface FinalizeDeps {
+  store: Store;
+  crawls: CrawlStore;
+  directory: ShardDirectory;
+}
+
+/**
+ * Settles a crawl that reached a terminal status, once (whichever worker gets there first): bills delivered pages
+ * (shadow: records them; enforce: refunds unused prepaid credit), closes the crawl's run, and takes the crawl off
+ * its hostname shards.
+ */
+export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Promise<boolean> {
+  if (!TERMINAL_STATUSES.includes(snap.status)) return false;
+  const { plan } = snap;
+  if (!(await deps.crawls.markFinalized(plan.crawl_id))) return false;
+  const at = new Date().toISOString();
+  const delivered = snap.counters.completed;
+  if (plan.billing_mode === 'shadow') {
+    if (delivered > 0) {
+      await deps.store.charge({ team_id: plan.team_id, run_id: plan.run_id, units: delivered, reason: 'crawl_pages', at }, false);
+    }
+  } else if (snap.budget > 0) {
+    await deps.store.charge({ team_id: plan.team_id, run_id: plan.run_id, units: -snap.budget, reason: 'crawl_refund', at }, false);
+  }
+  const record = await deps.store.getRun(plan.run_id);
+  if (record) {
+    await deps.store.saveRun({
+      ...record,
+      run: { ...record.run, status: snap.status, completed_at: snap.completed_at ?? at, cost_units: delivered },
+    });
+  }
+  for (const host of await deps.crawls.hostsOf(plan.crawl_id)) await deps.directory.unregisterCrawl(host, plan.crawl_id);
+  await deps.directory.removeActiveCrawl(plan.crawl_id);
+  return true;
+}

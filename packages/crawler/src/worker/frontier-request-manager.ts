@@ -1,0 +1,203 @@
+import { Request, type IRequestManager } from '@crawlee/core';
+import type { CrawlStore, Lease } from '@trawl/frontier';
+import { HostSlot, type Held } from './host-slots.ts';
+import type { WorkerSettings } from './settings.ts';
+
+const EMPTY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
+
+/**
+ * The Crawlee request source of one worker: requests come from the hostname shards this worker owns, leased
+ * from the shared crawl store in small batches, at most `hostConcurrency` in flight per host. The worker never
+ * finishes by itself (keepAlive); admission, dedup and caps live in the crawl store, not here.
+ */
+export class FrontierRequestManager implements IRequestManager {
+  private slots = new Map<string, HostSlot>();
+  private order: string[] = [];
+  private cursor = 0;
+  private held = new Map<string, Held>();
+  private handled = 0;
+
+  constructor(
+    private readonly crawls: CrawlStore,
+    private readonly settings: WorkerSettings,
+  ) {}
+
+  // --- shard ownership (driven by the shard keeper) ---
+
+  ownedHosts(): string[] {
+    return [...this.slots.keys()];
+  }
+  slot(host: string): HostSlot | undefined {
+    return this.slots.get(host);
+  }
+  addHost(host: string, slowUntil: number): HostSlot {
+    let s = this.slots.get(host);
+    if (!s) {
+      s = new HostSlot(host);
+      this.slots.set(host, s);
+      this.order.push(host);
+    }
+    s.slowUntil = Math.max(s.slowUntil, slowUntil);
+    return s;
+  }
+  /** Gives up a host: buffered (not started) leases go back to the front of their queues at once. */
+  async dropHost(host: string): Promise<void> {
+    const s = this.slots.get(host);
+    if (!s) return;
+    this.slots.delete(host);
+    this.order = this.order.filter((h) => h !== host);
+    const buffered = s.buffer.splice(0);
+    for (const h of buffered) await this.crawls.requeue(h.crawlId, h.lease, null);
+  }
+  /** Buffered and in-flight lease tokens per crawl, for renewal. */
+  tokensByCrawl(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    const add = (h: Held) => {
+      let l = out.get(h.crawlId);
+      if (!l) out.set(h.crawlId, (l = []));
+      l.push(h.lease.token);
+    };
+    for (const s of this.slots.values()) for (const h of s.buffer) add(h);
+    for (const h of this.held.values()) add(h);
+    return out;
+  }
+  /** Leases the store says were lost (expired, re-leased elsewhere): stop holding them. */
+  forgetTokens(tokens: Set<string>): void {
+    for (const s of this.slots.values()) s.buffer = s.buffer.filter((h) => !tokens.has(h.lease.token));
+  }
+  /** Wakes hosts that found nothing, e.g. after new hosts or crawls were registered. */
+  wake(): void {
+    for (const s of this.slots.values()) {
+      s.nextRefillAt = 0;
+      s.emptyStreak = 0;
+    }
+  }
+
+  heldLease(uniqueKey: string): Held | undefined {
+    return this.held.get(uniqueKey);
+  }
+
+  // --- IRequestManager ---
+
+  async isFinished(): Promise<boolean> {
+    return false;
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const now = Date.now();
+    for (const s of this.slots.values()) {
+      if (!s.ready(now, this.settings.hostConcurrency)) continue;
+      if (s.buffer.length > 0 || (s.refilling === null && now >= s.nextRefillAt && s.crawls.length > 0)) return false;
+    }
+    return true;
+  }
+
+  async handledCount(): Promise<number> {
+    return this.handled;
+  }
+  getTotalCount(): number {
+    return this.handled + this.held.size;
+  }
+  getPendingCount(): number {
+    let n = 0;
+    for (const s of this.slots.values()) n += s.buffer.length;
+    return n;
+  }
+
+  async fetchNextRequest<T extends Record<string, any> = Record<string, any>>(): Promise<Request<T> | null> {
+    const now = Date.now();
+    const n = this.order.length;
+    const hc = this.settings.hostConcurrency;
+    for (let i = 0; i < n; i++) {
+      const s = this.slots.get(this.order[(this.cursor + i) % n]);
+      if (s && s.buffer.length > 0 && s.ready(now, hc)) {
+        this.cursor = (this.cursor + i + 1) % n;
+        return this.take(s) as Request<T>;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const s = this.slots.get(this.order[(this.cursor + i) % n]);
+      if (!s || !s.ready(now, hc) || now < s.nextRefillAt || s.crawls.length === 0) continue;
+      await this.refill(s);
+      if (s.buffer.length > 0 && s.ready(Date.now(), hc) && this.slots.get(s.host) === s) {
+        this.cursor = (this.cursor + i + 1) % n;
+        return this.take(s) as Request<T>;
+      }
+    }
+    return null;
+  }
+
+  async markRequestHandled(request: Request): Promise<null> {
+    this.release(request.uniqueKey);
+    this.handled += 1;
+    return null;
+  }
+
+  async reclaimRequest(request: Request): Promise<null> {
+    // Page outcomes are settled inside the handler; reaching here means the handler itself broke.
+    const h = this.release(request.uniqueKey);
+    if (h) await this.crawls.requeue(h.crawlId, h.lease, 'internal');
+    return null;
+  }
+
+  async addRequest(): Promise<never> {
+    throw new Error('the frontier admits requests through crawl completions only');
+  }
+  async addRequestsBatched(): Promise<never> {
+    throw new Error('the frontier admits requests through crawl completions only');
+  }
+  async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
+    for (;;) {
+      const r = await this.fetchNextRequest();
+      if (!r) return;
+      yield r;
+    }
+  }
+
+  /** Ends every held lease locally (shutdown): buffered ones go back to their queues. */
+  async shutdown(): Promise<void> {
+    for (const host of [...this.slots.keys()]) await this.dropHost(host);
+  }
+
+  private take(s: HostSlot): Request {
+    const h = s.buffer.shift()!;
+    s.inflight += 1;
+    this.held.set(h.lease.token, h);
+    return new Request({ url: h.lease.request.url, uniqueKey: h.lease.token });
+  }
+
+  private release(uniqueKey: string): Held | undefined {
+    const h = this.held.get(uniqueKey);
+    if (!h) return undefined;
+    this.held.delete(uniqueKey);
+    const s = this.slots.get(h.lease.request.host);
+    if (s) s.inflight -= 1;
+    return h;
+  }
+
+  private refill(s: HostSlot): Promise<void> {
+    if (!s.refilling) {
+      s.refilling = this.doRefill(s).finally(() => {
+        s.refilling = null;
+      });
+    }
+    return s.refilling;
+  }
+
+  private async doRefill(s: HostSlot): Promise<void> {
+    const want = 2 * this.settings.hostConcurrency - s.buffer.length - s.inflight;
+    if (want <= 0) return;
+    let got: Lease[] = [];
+    let crawlId = '';
+    for (let i = 0; i < s.crawls.length && got.length === 0; i++) {
+      crawlId = s.crawls[s.rr++ % s.crawls.length];
+      got = await this.crawls.lease(crawlId, s.host, want, this.settings.leaseMs, Date.now());
+    }
+    if (got.length === 0) {
+      s.nextRefillAt = Date.now() + EMPTY_BACKOFF_MS[Math.min(s.emptyStreak++, EMPTY_BACKOFF_MS.length - 1)];
+      return;
+    }
+    s.emptyStreak = 0;
+    for (const lease of got) s.buffer.push({ crawlId, lease });
+  }
+}

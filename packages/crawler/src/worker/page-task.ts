@@ -1,0 +1,128 @@
+import type { CrawlStore, FrontierRequest, Lease, PageResult } from '@trawl/frontier';
+import { hostOf, normalizeUrl } from '@trawl/frontier';
+import { scrapeLight, type LightFetcher, type ScrapedPage, type ScrapeFailure } from '@trawl/scrape';
+import type { StoredItem } from '../views.ts';
+import { CrawlContexts, type CrawlContext } from './crawl-context.ts';
+import type { RobotsCache } from './robots.ts';
+import type { WorkerSettings } from './settings.ts';
+
+/** Failure kinds that are a policy's refusal (blocked) rather than a failed retrieval. */
+const RETRIEVAL_FAILURES = new Set(['network_error', 'timeout', 'http_error']);
+
+export interface PageTaskDeps {
+  crawls: CrawlStore;
+  contexts: CrawlContexts;
+  light: LightFetcher;
+  robots: RobotsCache | null;
+  settings: WorkerSettings;
+  /** Called when a completion found the crawl has nothing left (to settle it) or had new hosts. */
+  onFinished(crawlId: string): void;
+  onNewHosts(crawlId: string, hosts: string[]): Promise<void>;
+  /** Called on 429/503: the host's owner pauses it for everyone. */
+  onHostBackoff(host: string, untilMs: number): Promise<void>;
+  /** Enforce mode: tries to move credits to the crawl; false when the team has none left. */
+  topUpBudget(crawlId: string): Promise<boolean>;
+}
+
+/** The retry category of a retryable failure, or null when it should not be retried. */
+export function retryCategory(f: ScrapeFailure): string | null {
+  if (!f.retryable) return null;
+  if (f.blockReason === 'timeout') return 'timeout';
+  if (f.blockReason === 'network_error') return 'network';
+  if (f.blockReason === 'http_error' && f.statusCode !== null) {
+    if (f.statusCode === 429) return 'http_429';
+    if (f.statusCode >= 500) return 'http_5xx';
+    return 'http_4xx';
+  }
+  return null;
+}
+
+/** Links worth admitting: normalized, in the seed's scope, within depth, not already submitted by this worker. */
+export function admissibleLinks(ctx: CrawlContext, from: FrontierRequest, finalUrl: string, links: string[]): FrontierRequest[] {
+  const depth = from.depth + 1;
+  if (depth > ctx.plan.max_depth) return [];
+  const rule = ctx.rules[from.seed];
+  const out: FrontierRequest[] = [];
+  const page = new Set<string>();
+  for (const link of links) {
+    const url = normalizeUrl(link, finalUrl);
+    if (url === null || page.has(url) || ctx.submitted.has(url) || !rule.allows(url)) continue;
+    page.add(url);
+    out.push({ url, host: hostOf(url), depth, seed: from.seed, parent: from.url, attempt: 0 });
+  }
+  return out;
+}
+
+function storedItem(page: ScrapedPage, req: FrontierRequest, now: number): StoredItem {
+  return {
+    url: req.url,
+    final_url: page.finalUrl,
+    depth: req.depth,
+    parent_url: req.parent,
+    status: page.status,
+    title: page.title,
+    content: page.content,
+    records: [],
+    audit: page.audit,
+    diagnostics: page.diagnostics,
+    created_at: new Date(now).toISOString(),
+  };
+}
+
+/** Runs one leased page to its end: robots, retrieval, retry or result, link admission. Never throws for page outcomes. */
+export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Lease): Promise<void> {
+  const ctx = await deps.contexts.get(crawlId);
+  if (!ctx) return;
+  const req = lease.request;
+  if (deps.robots && !(await deps.robots.allowed(req.url))) {
+    await finish(deps, crawlId, lease, { kind: 'blocked', reason: 'robots_disallowed' }, []);
+    return;
+  }
+  const rule = ctx.rules[req.seed];
+  const outcome = await scrapeLight(deps.light, {
+    url: req.url,
+    deadline: Date.now() + deps.settings.fetchTimeoutMs,
+    allowRedirect: (_from, to) => {
+      const u = normalizeUrl(to.href);
+      return u !== null && rule.allows(u);
+    },
+  });
+  if (!outcome.ok) {
+    const f = outcome.failure;
+    const category = retryCategory(f);
+    if (f.statusCode === 429 || f.statusCode === 503) {
+      const wait = f.retryAfterMs ?? deps.settings.defaultBackoffMs * 2 ** req.attempt;
+      await deps.onHostBackoff(req.host, Date.now() + wait);
+    }
+    if (category && req.attempt + 1 < deps.settings.maxAttempts) {
+      await deps.crawls.requeue(crawlId, lease, category);
+      return;
+    }
+    const kind = RETRIEVAL_FAILURES.has(f.blockReason) ? 'failed' : 'blocked';
+    await finish(deps, crawlId, lease, { kind, reason: f.blockReason }, []);
+    return;
+  }
+  const links = admissibleLinks(ctx, req, outcome.page.finalUrl, outcome.page.content.links);
+  const item = JSON.stringify(storedItem(outcome.page, req, Date.now()));
+  await finish(deps, crawlId, lease, { kind: 'delivered', item }, links);
+  for (const l of links) CrawlContexts.remember(ctx, l.url);
+}
+
+async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[]) {
+  let r = await deps.crawls.complete(crawlId, lease, result, links, Date.now());
+  while (r.needBudget) {
+    if (!(await deps.topUpBudget(crawlId))) {
+      // No credit left: the crawl ends; this page is dropped with the rest.
+      await deps.crawls.transition(crawlId, ['queued', 'running', 'paused'], 'budget_exhausted', Date.now(), {
+        code: 'budget_exhausted',
+        message: 'the team ran out of credit',
+      });
+      await deps.crawls.complete(crawlId, lease, result, [], Date.now());
+      deps.onFinished(crawlId);
+      return;
+    }
+    r = await deps.crawls.complete(crawlId, lease, result, links, Date.now());
+  }
+  if (r.newHosts.length > 0) await deps.onNewHosts(crawlId, r.newHosts);
+  if (r.finished) deps.onFinished(crawlId);
+}

@@ -1,0 +1,58 @@
+import { createRequire } from 'node:module';
+import type { ShardDirectory } from '@trawl/frontier';
+import type { LightFetcher } from '@trawl/scrape';
+
+export const ROBOTS_AGENT = 'TrawlBot';
+const MAX_ROBOTS_BYTES = 512 * 1024;
+
+interface Parsed {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+}
+// robots-parser is CommonJS whose typings describe a default export it does not have; load it as it is.
+const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, body: string) => Parsed;
+
+/**
+ * robots.txt per origin, fetched once through the light engine (so the SSRF guard applies) and shared with other
+ * workers through the directory. A missing or unreachable robots.txt allows everything.
+ */
+export class RobotsCache {
+  private local = new Map<string, { parsed: Parsed | null; until: number }>();
+  private pending = new Map<string, Promise<Parsed | null>>();
+
+  constructor(
+    private readonly light: LightFetcher,
+    private readonly directory: ShardDirectory,
+    private readonly ttlMs: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async allowed(url: string): Promise<boolean> {
+    const origin = new URL(url).origin;
+    const parsed = await this.forOrigin(origin);
+    return parsed === null || parsed.isAllowed(url, ROBOTS_AGENT) !== false;
+  }
+
+  private async forOrigin(origin: string): Promise<Parsed | null> {
+    const hit = this.local.get(origin);
+    if (hit && hit.until > Date.now()) return hit.parsed;
+    let p = this.pending.get(origin);
+    if (!p) {
+      p = this.load(origin).finally(() => this.pending.delete(origin));
+      this.pending.set(origin, p);
+    }
+    return p;
+  }
+
+  private async load(origin: string): Promise<Parsed | null> {
+    const robotsUrl = `${origin}/robots.txt`;
+    let body = await this.directory.getRobots(origin);
+    if (body === undefined) {
+      const r = await this.light.fetch({ url: robotsUrl, deadline: Date.now() + this.timeoutMs, maxBodyBytes: MAX_ROBOTS_BYTES });
+      body = r.ok && r.statusCode >= 200 && r.statusCode < 300 ? r.body.toString('utf8') : null;
+      await this.directory.setRobots(origin, body, this.ttlMs);
+    }
+    const parsed = body === null ? null : robotsParser(robotsUrl, body);
+    this.local.set(origin, { parsed, until: Date.now() + this.ttlMs });
+    return parsed;
+  }
+}

@@ -1,0 +1,137 @@
+import { TERMINAL_STATUSES, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import type { FrontierRequestManager } from './frontier-request-manager.ts';
+import type { WorkerSettings } from './settings.ts';
+
+export interface ShardKeeperDeps {
+  workerId: string;
+  crawls: CrawlStore;
+  directory: ShardDirectory;
+  manager: FrontierRequestManager;
+  settings: WorkerSettings;
+  /** Settles crawls found ended but not yet finalized (their finisher may have died). */
+  finalize(crawlId: string): Promise<void>;
+  onError(err: unknown): void;
+}
+
+function shuffle<T>(a: T[]): T[] {
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/**
+ * The heartbeat of a worker: keeps it registered, holds a fair share of the hostname shards (ceil(shards /
+ * live workers)), gives the excess back when workers join and takes orphaned shards when they leave, renews the
+ * leases it holds, returns expired leases of dead workers to their queues, and ends crawls past their deadline.
+ */
+export class ShardKeeper {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private ticks = 0;
+
+  constructor(private readonly d: ShardKeeperDeps) {}
+
+  private loop = () => {
+    this.ticking = this.tick()
+      .catch((err) => this.d.onError(err))
+      .finally(() => {
+        this.ticking = null;
+        if (this.timer) this.timer = setTimeout(this.loop, this.d.settings.heartbeatMs);
+      });
+  };
+
+  start(): void {
+    this.timer = setTimeout(this.loop, 0);
+  }
+
+  /** Runs the next heartbeat now (new crawls or hosts were registered in this process). */
+  poke(): void {
+    if (this.timer && !this.ticking) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(this.loop, 0);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking;
+    for (const host of this.d.manager.ownedHosts()) {
+      await this.d.manager.dropHost(host);
+      await this.d.directory.releaseShard(host, this.d.workerId);
+    }
+    await this.d.directory.leave(this.d.workerId);
+  }
+
+  async tick(): Promise<void> {
+    const { directory, manager, settings, workerId, crawls } = this.d;
+    const now = Date.now();
+    await directory.heartbeat(workerId, now);
+    const [live, shards] = await Promise.all([directory.liveWorkers(now), directory.shards()]);
+    const owned = manager.ownedHosts();
+    for (const host of await directory.renewShards(owned, workerId, settings.shardTtlMs)) await manager.dropHost(host);
+    const fair = Math.ceil(shards.length / Math.max(1, live));
+    let mine = manager.ownedHosts();
+    if (mine.length > fair) {
+      // Give back the quietest shards first; in-flight pages finish under their leases.
+      const extra = mine
+        .map((h) => manager.slot(h)!)
+        .sort((a, b) => a.inflight + a.buffer.length - (b.inflight + b.buffer.length))
+        .slice(0, mine.length - fair);
+      for (const s of extra) {
+        await manager.dropHost(s.host);
+        await directory.releaseShard(s.host, workerId);
+      }
+    } else if (mine.length < fair) {
+      const taken = new Set(mine);
+      for (const host of shuffle(shards.filter((h) => !taken.has(h)))) {
+        if (manager.ownedHosts().length >= fair) break;
+        if (await directory.claimShard(host, workerId, settings.shardTtlMs)) {
+          manager.addHost(host, await directory.slowUntil(host));
+        }
+      }
+    }
+    mine = manager.ownedHosts();
+    const active = new Set<string>();
+    for (const host of mine) {
+      const slot = manager.slot(host);
+      if (!slot) continue;
+      const list = await directory.crawlsOf(host);
+      if (list.join() !== slot.crawls.join()) {
+        slot.crawls = list;
+        slot.nextRefillAt = 0;
+      }
+      for (const c of list) active.add(c);
+    }
+    for (const [crawlId, tokens] of manager.tokensByCrawl()) {
+      const lost = await crawls.renew(crawlId, tokens, settings.leaseMs, Date.now());
+      if (lost.length > 0) manager.forgetTokens(new Set(lost));
+    }
+    for (const crawlId of active) await crawls.reclaim(crawlId, Date.now(), 256);
+    if (this.ticks++ % 5 === 0) await this.sweep();
+  }
+
+  /** Ends crawls past their deadline and finalizes ended ones nobody settled. Any worker may do it; it is idempotent. */
+  private async sweep(): Promise<void> {
+    const { directory, crawls, settings } = this.d;
+    for (const crawlId of await directory.activeCrawls()) {
+      const snap = await crawls.getCrawl(crawlId);
+      if (!snap) {
+        await directory.removeActiveCrawl(crawlId);
+        continue;
+      }
+      const live = !TERMINAL_STATUSES.includes(snap.status);
+      if (live && Date.now() - Date.parse(snap.plan.created_at) > settings.crawlTimeoutMs) {
+        await crawls.transition(crawlId, ['queued', 'running', 'paused'], 'expired', Date.now(), {
+          code: 'crawl_timeout',
+          message: 'the crawl ran longer than the allowed time',
+        });
+        await this.d.finalize(crawlId);
+      } else if (!live && !snap.finalized) {
+        await this.d.finalize(crawlId);
+      }
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import type { TrawlConfig } from '@trawl/config';
+import { CrawlWorker, type WorkerSettings } from '@trawl/crawler';
+import { createLightEngine, type LightEngine } from '@trawl/engines';
+import {
+  MemoryCrawlStore,
+  MemoryShardDirectory,
+  RedisCrawlStore,
+  RedisShardDirectory,
+  type CrawlStore,
+  type ShardDirectory,
+} from '@trawl/frontier';
+import { HostResolverRules, SsrfGuard } from '@trawl/net';
+import { connectRedis, type RedisConnection } from '@trawl/redis';
+import { MemoryStore, RedisStore, type Store } from '@trawl/store';
+
+/** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
+export interface Runtime {
+  config: TrawlConfig;
+  store: Store;
+  crawls: CrawlStore;
+  directory: ShardDirectory;
+  light: LightEngine;
+  redis: RedisConnection | null;
+  now: () => number;
+  close(): Promise<void>;
+}
+
+export async function createRuntime(config: TrawlConfig, opts: { now?: () => number; name?: string } = {}): Promise<Runtime> {
+  const now = opts.now ?? Date.now;
+  const rules = HostResolverRules.parse(config.TRAWL_HOST_RESOLVER_RULES);
+  const guard = new SsrfGuard({ allowPrivate: config.TRAWL_ALLOW_PRIVATE, rules });
+  const light = createLightEngine({ guard, proxyUrl: config.TRAWL_PROXY_URL });
+  let redis: RedisConnection | null = null;
+  let store: Store;
+  let crawls: CrawlStore;
+  let directory: ShardDirectory;
+  if (config.REDIS_URL) {
+    redis = await connectRedis(config.REDIS_URL, opts.name ?? 'trawl');
+    store = new RedisStore(redis, config.REDIS_PREFIX, now);
+    crawls = new RedisCrawlStore(redis, config.REDIS_PREFIX);
+    directory = new RedisShardDirectory(redis, config.REDIS_PREFIX, config.TRAWL_SHARD_TTL_MS * 2);
+  } else {
+    store = new MemoryStore(now);
+    crawls = new MemoryCrawlStore();
+    directory = new MemoryShardDirectory(now, config.TRAWL_SHARD_TTL_MS * 2);
+  }
+  return {
+    config,
+    store,
+    crawls,
+    directory,
+    light,
+    redis,
+    now,
+    async close() {
+      await light.close();
+      await store.close();
+      if (redis) await redis.quit();
+    },
+  };
+}
+
+export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
+  return {
+    concurrency: config.TRAWL_WORKER_CONCURRENCY,
+    hostConcurrency: config.TRAWL_HOST_CONCURRENCY,
+    leaseMs: config.TRAWL_LEASE_MS,
+    heartbeatMs: config.TRAWL_HEARTBEAT_MS,
+    shardTtlMs: config.TRAWL_SHARD_TTL_MS,
+    fetchTimeoutMs: config.TRAWL_FETCH_TIMEOUT_MS,
+    crawlTimeoutMs: config.TRAWL_CRAWL_TIMEOUT_S * 1000,
+    robots: config.TRAWL_ROBOTS,
+  };
+}
+
+/** Starts `count` crawl workers on a runtime. */
+export function startWorkers(rt: Runtime, count: number, onError?: (err: unknown) => void): CrawlWorker[] {
+  const workers: CrawlWorker[] = [];
+  for (let i = 0; i < count; i++) {
+    const w = new CrawlWorker({
+      store: rt.store,
+      crawls: rt.crawls,
+      directory: rt.directory,
+      light: rt.light,
+      settings: workerSettings(rt.config),
+      onError,
+    });
+    w.start();
+    workers.push(w);
+  }
+  return workers;
+}
