@@ -2,19 +2,29 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
-/** Starts `node --import tsx <script>` and resolves with the first JSON line it prints on stdout. */
-export async function startNodeProcess<T>(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+/** Starts `node --import tsx <script>` and resolves with the first JSON announcement it prints on stdout. */
+export async function startNodeProcess<T>(
+  script: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{ child: ChildProcess; info: T }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const rl = createInterface({ input: child.stdout! });
   const info = await new Promise<T>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    rl.once('line', (line) => resolve(JSON.parse(line) as T));
+    // The first JSON line that is not a pino log line is the process's announcement.
+    rl.on('line', (line) => {
+      try {
+        const v = JSON.parse(line) as Record<string, unknown>;
+        if (v && typeof v === 'object' && !('level' in v)) resolve(v as T);
+      } catch {
+        // not JSON: ordinary output
+      }
+    });
   });
-  // Keep draining stdout so the child never blocks on a full pipe.
-  rl.on('line', () => {});
   return { child, info };
 }
 

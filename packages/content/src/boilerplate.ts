@@ -1,7 +1,7 @@
 import type { DomElement } from './dom.ts';
 
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
-// drops a marked element only when it is small next to the page or mostly links (see page-model.ts).
+// drops a marked element only when it is small next to the page or mostly links (see furniture.ts).
 
 const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'menu']);
 
@@ -20,7 +20,8 @@ const FURNITURE_WORDS = new Set([
   'disqus', 'signin', 'signup', 'login', 'tagcloud', 'banner', 'outbrain', 'taboola', 'offcanvas', 'drawer',
   'toc', 'rail', 'trending', 'popular', 'sr', 'visually', 'screenreader', 'comment', 'comments', 'respond',
   'commentform', 'akismet', 'tags', 'taxonomy', 'byline', 'bio', 'disclaimer', 'signature', 'badge',
-  'buttons', 'btn', 'cart', 'review', 'reviews', 'posts', 'more', 'read',
+  'buttons', 'btn', 'cart', 'review', 'reviews', 'posts', 'more', 'read', 'filter', 'filters', 'facet', 'facets',
+  'sort', 'sorting', 'refinements',
 ]);
 
 // Elements whose tag already says what they are: a class word ("sticky-header" on a data table) does not make

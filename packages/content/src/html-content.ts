@@ -3,10 +3,11 @@ import { pageLinks } from './links.ts';
 import { extractMainContent } from './main-content.ts';
 import { htmlToMarkdown } from './markdown.ts';
 import { pageMetadata, pageTitle, type PageMetadata } from './metadata.ts';
-import { collapse, preparePage } from './prepare-page.ts';
+import { preparePage } from './prepare-page.ts';
 import { assessQuality, type ContentQuality } from './quality.ts';
 import { markdownShaper } from './markdown-shape.ts';
 import { serializeSanitized } from './sanitize-html.ts';
+import { collapse } from './text.ts';
 import { documentBase } from './urls.ts';
 
 export interface HtmlContent {
@@ -23,6 +24,16 @@ const JAVASCRIPT_NOTICE =
 
 /** The whole HTML path: one parse, one cleaning pass, extraction, then output of the chosen subtree only. */
 export function htmlContent(source: string, finalUrl: string): HtmlContent {
+  try {
+    return extractHtml(source, finalUrl);
+  } catch {
+    // Every step is iterative and defensive, so this is a bug net, not a path: callers are promised a result for
+    // any HTML, so a crude text version beats an exception.
+    return degradedContent(source);
+  }
+}
+
+function extractHtml(source: string, finalUrl: string): HtmlContent {
   const page = preparePage(parseHtml(source));
   const baseUrl = documentBase(finalUrl, page.baseHref);
   const title = pageTitle(page);
@@ -33,7 +44,7 @@ export function htmlContent(source: string, finalUrl: string): HtmlContent {
   const main = extractMainContent(page.root);
   const html = serializeSanitized(main.root, { baseUrl });
   const markdown = safeMarkdown(serializeSanitized(main.root, { baseUrl, rename: markdownShaper(), markdownAttributes: true }), main.root);
-  const mainText = main.found ? collapse(textContent(main.root)) : pageText;
+  const mainText = collapse(textContent(main.root));
 
   const quality = assessQuality({
     signals: {
@@ -56,6 +67,17 @@ function safeMarkdown(html: string, root: Parameters<typeof textContent>[0]): st
   } catch {
     return collapse(textContent(root)).replace(/([\\`*_[\]#<>])/g, '\\$1');
   }
+}
+
+function degradedContent(source: string): HtmlContent {
+  const text = collapse(source.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' '));
+  const metadata: PageMetadata = { title: null, description: null, language: null, canonical_url: null, open_graph: {}, twitter: {} };
+  const quality = assessQuality({
+    signals: { text_length: text.length, text_to_markup_ratio: 0, link_density: 0, empty_shell: false, script_only: false, main_content_found: false },
+    javascriptNotice: false,
+  });
+  const html = text === '' ? '' : `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`;
+  return { title: '', markdown: text.replace(/([\\`*_[\]#<>])/g, '\\$1'), html, metadata, links: [], quality };
 }
 
 function round(value: number): number {

@@ -25,6 +25,10 @@ const CORE_PROSE_WORDS = 250;
  */
 export function extractMainContent(root: DomDocument): MainContent {
   const model = buildPageModel(root);
+  if (model.words[0] === 0) {
+    // Everything with words was judged furniture (a page that is one big menu): return it rather than nothing.
+    return { root, found: false, words: model.totalWords, linkWords: model.totalLinkWords };
+  }
   const region = mainRegion(model);
   const core = coreOf(model, region);
   detachDropped(model, core);
@@ -36,15 +40,21 @@ export function extractMainContent(root: DomDocument): MainContent {
   };
 }
 
-/** The biggest <main> or role=main element that is not furniture, else the document (index 0). */
+/**
+ * The <main> (or role=main) element with the most words, else the document (index 0). Trusted even when it looks
+ * small next to the rest: on real pages, text outside <main> that escaped the furniture rules is rarely content.
+ * An empty <main> (to be filled in by scripts) is no region.
+ */
 function mainRegion(model: PageModel): number {
   const { nodes, dropped, words } = model;
   let region = 0;
+  let regionWords = 0;
   for (let i = 1; i < nodes.length; i++) {
     if (dropped[i]) continue;
     const el = nodes[i] as DomElement;
-    if ((el.name === 'main' || el.attribs.role?.toLowerCase() === 'main') && (region === 0 || words[i] > words[region])) {
+    if ((el.name === 'main' || el.attribs.role?.toLowerCase() === 'main') && words[i] > regionWords) {
       region = i;
+      regionWords = words[i];
     }
   }
   return region;

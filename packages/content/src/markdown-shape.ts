@@ -29,17 +29,18 @@ const PHRASING = new Set([
 const UNWRAPPED_INLINE = new Set(['span', 'font', 'nobr', 'label', 'data', 'bdi', 'bdo', 'picture']);
 
 /** A rename function for serializeSanitized; keeps per-table decisions for one serialization. */
-export function markdownShaper(): (el: DomElement, inLink: boolean) => Rename {
+export function markdownShaper(): (el: DomElement, context: { inLink: boolean; inPre: boolean }) => Rename {
   const layoutTables = new Set<DomElement>();
   const promotedRows = new Set<DomElement>();
-  return (el, inLink) => {
+  return (el, { inLink, inPre }) => {
+    if (inPre) return el.name; // code keeps its line structure; the converter reads its text
     if (inLink) {
       if (HEADING_TAGS.has(el.name)) return { name: 'strong', pad: true };
       if (BLOCK_TAGS.has(el.name)) return { name: null, pad: true };
       if (el.name === 'br' || el.name === 'hr') return { name: null, pad: true };
     }
     if (UNWRAPPED_INLINE.has(el.name)) return null;
-    if (WRAPPERS.has(el.name) || !(PHRASING.has(el.name) || OWN_BLOCKS.has(el.name) || el.name in LIST_AND_TABLE)) {
+    if (WRAPPERS.has(el.name) || !(PHRASING.has(el.name) || OWN_BLOCKS.has(el.name) || LIST_AND_TABLE.has(el.name))) {
       return holdsOnlyBlocks(el) ? null : 'div';
     }
     return tableShape(el, layoutTables, promotedRows);
@@ -47,10 +48,10 @@ export function markdownShaper(): (el: DomElement, inLink: boolean) => Rename {
 }
 
 // Tags with their own structure rules (lists, definition lists, tables); never treated as wrappers.
-const LIST_AND_TABLE: Record<string, true> = {
-  li: true, dt: true, dd: true, table: true, thead: true, tbody: true, tfoot: true, tr: true, td: true, th: true,
-  caption: true, colgroup: true, col: true, figcaption: true, summary: true,
-};
+const LIST_AND_TABLE = new Set([
+  'li', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption', 'colgroup', 'col', 'figcaption',
+  'summary',
+]);
 
 const BLOCK_PARTS = new Set(['li', 'dt', 'dd', 'table']);
 
@@ -61,7 +62,7 @@ function holdsOnlyBlocks(el: DomElement): boolean {
       if (child.data.trim() !== '') return false;
     } else if (isElement(child)) {
       const name = child.name;
-      if (PHRASING.has(name) || (name in LIST_AND_TABLE && !BLOCK_PARTS.has(name))) return false;
+      if (PHRASING.has(name) || (LIST_AND_TABLE.has(name) && !BLOCK_PARTS.has(name))) return false;
     }
   }
   return true;

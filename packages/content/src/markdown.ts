@@ -1,5 +1,5 @@
 // The only module that touches turndown and turndown-plugin-gfm. Input is HTML we serialized ourselves
-// (sanitized, absolute URLs, tables already shaped for GFM by sanitize-html.ts).
+// (sanitized, absolute URLs, tables and links already shaped for Markdown by markdown-shape.ts).
 import TurndownService from 'turndown';
 import gfmPlugins from 'turndown-plugin-gfm';
 
@@ -50,8 +50,7 @@ service.addRule('listItemCompact', {
     let marker = '- ';
     if (parent !== null && parent.nodeName === 'OL') {
       const start = Number(parent.getAttribute?.('start') ?? '1');
-      const index = Array.prototype.indexOf.call(parent.children ?? [], node);
-      marker = `${(Number.isFinite(start) ? start : 1) + Math.max(0, index)}. `;
+      marker = `${(Number.isFinite(start) ? start : 1) + itemIndex(parent, node)}. `;
     }
     const endsWithParagraph = /\n$/.test(content);
     const body = content.replace(/^\n+|\n+$/g, '') + (endsWithParagraph ? '\n' : '');
@@ -81,16 +80,26 @@ function tidy(markdown: string): string {
   return markdown.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
+// Highlighters often put each code line in its own block element instead of ending it with a newline.
+const LINE_ELEMENTS = new Set(['DIV', 'P', 'LI', 'TR']);
+const LINE_END = Symbol('line end');
+
+/** The code's text: <br> and the end of a line element count as line breaks. */
 function preText(pre: Node): string {
-  const parts: string[] = [];
-  const stack: Node[] = [pre];
+  let text = '';
+  const stack: (Node | typeof LINE_END)[] = [pre];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.nodeType === 3) parts.push(node.nodeValue ?? '');
-    else if (node.nodeName === 'BR') parts.push('\n');
-    else for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]);
+    if (node === LINE_END) {
+      if (text !== '' && !text.endsWith('\n')) text += '\n';
+    } else if (node.nodeType === 3) text += node.nodeValue ?? '';
+    else if (node.nodeName === 'BR') text += '\n';
+    else {
+      if (LINE_ELEMENTS.has(node.nodeName)) stack.push(LINE_END);
+      for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]);
+    }
   }
-  return parts.join('');
+  return text;
 }
 
 function languageOf(pre: Node): string {
@@ -98,6 +107,20 @@ function languageOf(pre: Node): string {
   if (own !== undefined) return own;
   const first = pre.firstChild;
   return (first !== null && first.nodeName === 'CODE' && /language-(\S+)/.exec(first.className ?? '')?.[1]) || '';
+}
+
+// Item positions per ordered list, computed once per list (indexOf per item would be quadratic).
+const itemIndexes = new WeakMap<Node, Map<Node, number>>();
+
+function itemIndex(list: Node, item: Node): number {
+  let indexes = itemIndexes.get(list);
+  if (indexes === undefined) {
+    indexes = new Map();
+    const children = list.children ?? [];
+    for (let i = 0; i < children.length; i++) indexes.set(children[i], i);
+    itemIndexes.set(list, indexes);
+  }
+  return indexes.get(item) ?? 0;
 }
 
 function hasImage(node: Node): boolean {

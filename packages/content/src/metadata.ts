@@ -1,5 +1,6 @@
 import { textContent } from './dom.ts';
-import { collapse, type PreparedPage } from './prepare-page.ts';
+import type { PreparedPage } from './prepare-page.ts';
+import { collapse } from './text.ts';
 import { resolveUrl } from './urls.ts';
 
 export interface PageMetadata {

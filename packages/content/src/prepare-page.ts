@@ -1,8 +1,9 @@
 import { createText, isElement, textContent, type DomDocument, type DomElement, type DomNode } from './dom.ts';
+import { collapse, countWords } from './text.ts';
 
 /** What one pass over the parsed document learns before extraction, besides the cleaned tree itself. */
 export interface PreparedPage {
-  /** The document with head, scripts, hidden and non-content elements removed. */
+  /** The document without head, scripts, comments and other elements that never hold page content. */
   root: DomDocument;
   title: string | null;
   firstH1: DomElement | null;
@@ -31,8 +32,8 @@ const DROPPED = new Set([
 // A <noscript> with at least this many words is content for readers without JavaScript, not a notice.
 const NOSCRIPT_CONTENT_WORDS = 40;
 
-// Deeper than this, a subtree is flattened to its text: the Markdown converter recurses per level, and no real
-// page needs more (the deepest of 300 real pages is far below it).
+// Deeper than this, a subtree is flattened to its text and links: the Markdown converter recurses per level, and
+// no real page needs more (the deepest of 300 real pages is far below it).
 export const MAX_DEPTH = 160;
 
 // Dropped elements whose subtrees cannot hold page links (or were already read for metadata).
@@ -145,7 +146,7 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
 }
 
 function collectHead(head: DomElement, page: PreparedPage): void {
-  const stack: DomNode[] = [...head.children];
+  const stack: DomNode[] = [...head.children].reverse(); // document order: the first <title> or og:title wins
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isElement(node)) continue;
@@ -154,7 +155,7 @@ function collectHead(head: DomElement, page: PreparedPage): void {
       page.scriptChars += textContent(node).length;
     } else if (node.name === 'noscript') {
       page.noscriptText += ` ${textContent(node)}`;
-      stack.push(...node.children);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
     } else readHeadElement(node, page);
   }
 }
@@ -180,10 +181,6 @@ function readHeadElement(el: DomElement, page: PreparedPage): void {
       break;
     }
   }
-}
-
-function countWords(text: string): number {
-  return text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
 }
 
 function collectHrefs(el: DomElement, page: PreparedPage): void {
@@ -223,7 +220,3 @@ function flatten(el: DomElement, page: PreparedPage): DomElement {
 }
 
 const BLOCK_BOUNDARIES = new Set(['p', 'div', 'li', 'br', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'blockquote']);
-
-export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}

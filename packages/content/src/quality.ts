@@ -43,7 +43,7 @@ export function assessQuality({ signals, javascriptNotice }: QualityInput): Cont
   else if (signals.empty_shell) score = Math.min(score, 0.15);
   else if (javascriptNotice && signals.text_length < 500) score = Math.min(score, 0.3);
   score = Math.round(clamp(score) * 1000) / 1000;
-  const hard = signals.script_only || signals.empty_shell;
+  const hard = signals.script_only || signals.empty_shell || signals.text_length === 0;
   const distance = Math.abs(score - QUALITY_THRESHOLD);
   const confidence = hard || distance >= 0.3 ? 'high' : distance >= 0.12 ? 'medium' : 'low';
   return { score, confidence, low_quality: score < QUALITY_THRESHOLD, signals };

@@ -26,8 +26,8 @@ const LANGUAGE_CLASS = /\b(?:language|lang|highlight-source|brush:?)-?\s*([a-z0-
 
 export interface SerializeOptions {
   baseUrl: string;
-  /** Renames elements on the way out; told whether a link encloses them. */
-  rename?: (el: DomElement, inLink: boolean) => Rename;
+  /** Renames elements on the way out; told whether a link or a <pre> encloses them. */
+  rename?: (el: DomElement, context: { inLink: boolean; inPre: boolean }) => Rename;
   /** Keep only the attributes Markdown can express (href, src, alt, title, start, code language). */
   markdownAttributes?: boolean;
 }
@@ -39,17 +39,23 @@ const MARKDOWN_ATTRIBUTES = new Set(['href', 'src', 'alt', 'title', 'start', 'cl
 export type Rename = string | null | { name: string | null; pad: true };
 
 const LEAVE_LINK = Symbol('leave link');
+const LEAVE_PRE = Symbol('leave pre');
 
 export function serializeSanitized(root: DomElement | DomDocument, options: SerializeOptions): string {
   const out: string[] = [];
-  const stack: (DomNode | string | typeof LEAVE_LINK)[] = [];
+  const stack: (DomNode | string | typeof LEAVE_LINK | typeof LEAVE_PRE)[] = [];
   const children = isElement(root) && !UNWRAPPED.has(root.name) ? [root] : root.children;
   for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   let linkDepth = 0;
+  let preDepth = 0;
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node === LEAVE_LINK) {
       linkDepth--;
+      continue;
+    }
+    if (node === LEAVE_PRE) {
+      preDepth--;
       continue;
     }
     if (typeof node === 'string') {
@@ -61,12 +67,15 @@ export function serializeSanitized(root: DomElement | DomDocument, options: Seri
       continue;
     }
     if (!isElement(node) || DROPPED.has(node.name)) continue;
-    const renamed = options.rename === undefined ? node.name : options.rename(node, linkDepth > 0);
+    const renamed = options.rename === undefined ? node.name : options.rename(node, { inLink: linkDepth > 0, inPre: preDepth > 0 });
     const name = renamed !== null && typeof renamed === 'object' ? renamed.name : renamed;
     const pad = renamed !== null && typeof renamed === 'object' ? ' ' : '';
     if (node.name === 'a') {
       linkDepth++;
       stack.push(LEAVE_LINK);
+    } else if (node.name === 'pre') {
+      preDepth++;
+      stack.push(LEAVE_PRE);
     }
     out.push(pad);
     if (pad !== '') stack.push(pad);
@@ -104,13 +113,18 @@ function languageClass(value: string): string | null {
   return language === undefined ? null : `language-${language.toLowerCase()}`;
 }
 
-/** An absolute http(s)/mailto/... URL, or null for script-capable and data: URLs (data:image allowed in src). */
+// Schemes a published link or image may keep once resolved; anything else (javascript:, vbscript:, data:,
+// file:, custom app schemes) is dropped.
+const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:', 'ftp:']);
+
+/** The URL resolved to an absolute one with a safe scheme, or null; data:image URLs pass in image sources. */
 export function safeUrl(value: string, baseUrl: string, imageSource: boolean): string | null {
   // Browsers ignore ASCII whitespace and control characters inside a scheme ("java\tscript:").
   const compact = value.replace(/[\u0000-\u0020\u007f]+/g, '').toLowerCase();
-  if (compact.startsWith('javascript:') || compact.startsWith('vbscript:')) return null;
   if (compact.startsWith('data:')) return imageSource && compact.startsWith('data:image/') ? value.trim() : null;
-  return resolveUrl(value, baseUrl);
+  const resolved = resolveUrl(value, baseUrl);
+  if (resolved === null) return null;
+  return SAFE_SCHEMES.has(resolved.slice(0, resolved.indexOf(':') + 1).toLowerCase()) ? resolved : null;
 }
 
 function safeSrcset(value: string, baseUrl: string): string | null {

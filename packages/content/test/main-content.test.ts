@@ -45,6 +45,13 @@ describe('main content', () => {
     expect(markdown).not.toContain('Forum rules');
   });
 
+  it('returns a page made only of navigation rather than nothing', () => {
+    const sitemap = page('<nav><ul><li><a href="/tides">Tides</a></li><li><a href="/charts">Charts</a></li></ul></nav>');
+    const { markdown } = normalizeContent(html(sitemap));
+    expect(markdown).toContain('[Tides](https://news.example.com/tides)');
+    expect(markdown).toContain('[Charts](https://news.example.com/charts)');
+  });
+
   it('falls back to the whole body when no element stands out', () => {
     const { markdown, quality } = normalizeContent(html(page('Just a line of text.')));
     expect(markdown).toBe('Just a line of text.');

@@ -37,6 +37,11 @@ describe('markdown conversion', () => {
     expect(markdown).toContain('```\nfirst line\nsecond line\n```');
   });
 
+  it('keeps the lines of code that a highlighter split into one element per line', () => {
+    const markdown = markdownOf('<pre class="highlight"><code class="lang-rust"><div class="line"><span>fn</span> main() {</div><div class="line">    run();</div><div class="line">}</div></code></pre>');
+    expect(markdown).toContain('```rust\nfn main() {\n    run();\n}\n```');
+  });
+
   it('uses a longer fence when the code itself contains backticks', () => {
     const markdown = markdownOf('<pre><code>echo ```quoted```</code></pre>');
     expect(markdown).toContain('````\necho ```quoted```\n````');

@@ -42,6 +42,14 @@ describe('sanitized HTML', () => {
     expect(out).toContain('quote');
   });
 
+  it('keeps http(s), mailto and tel links but drops other schemes', () => {
+    const out = sanitized('<a href="mailto:desk@example.com">m</a><a href="tel:+123">t</a><a href="file:///etc/passwd">f</a><a href="myapp://open">c</a>');
+    expect(out).toContain('<a href="mailto:desk@example.com">m</a>');
+    expect(out).toContain('<a href="tel:+123">t</a>');
+    expect(out).toContain('<a>f</a>');
+    expect(out).toContain('<a>c</a>');
+  });
+
   it('keeps data:image sources but not data: links', () => {
     const out = sanitized('<img src="data:image/png;base64,iVBORw0KGgo=" alt="pixel"><a href="data:image/png;base64,iVBORw0KGgo=">link</a>');
     expect(out).toContain('<img src="data:image/png;base64,iVBORw0KGgo=" alt="pixel">');

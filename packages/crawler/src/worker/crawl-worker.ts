@@ -63,6 +63,9 @@ export class CrawlWorker {
       onNewHosts: async (crawlId, hosts) => {
         for (const h of hosts) await d.directory.registerHost(h, crawlId);
       },
+      onLinksAdmitted: (hosts) => {
+        for (const h of hosts) this.manager.wakeHost(h);
+      },
       onHostBackoff: async (host, until) => {
         const slot = this.manager.slot(host);
         if (slot) slot.slowUntil = Math.max(slot.slowUntil, until);

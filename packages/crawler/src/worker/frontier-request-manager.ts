@@ -3,7 +3,10 @@ import type { CrawlStore, Lease } from '@trawl/frontier';
 import { HostSlot, type Held } from './host-slots.ts';
 import type { WorkerSettings } from './settings.ts';
 
-const EMPTY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
+/** How long a host whose queue came back empty waits before asking again (links admitted here wake it early). */
+const EMPTY_BACKOFF_MS = [20, 50, 100, 200];
+/** Leases held per host beyond those in flight, so one lease call feeds several pages. */
+const BUFFER_FACTOR = 4;
 
 /**
  * The Crawlee request source of one worker: requests come from the hostname shards this worker owns, leased
@@ -68,6 +71,14 @@ export class FrontierRequestManager implements IRequestManager {
   /** Wakes hosts that found nothing, e.g. after new hosts or crawls were registered. */
   wake(): void {
     for (const s of this.slots.values()) {
+      s.nextRefillAt = 0;
+      s.emptyStreak = 0;
+    }
+  }
+  /** Wakes one host: this worker just admitted links to it. */
+  wakeHost(host: string): void {
+    const s = this.slots.get(host);
+    if (s) {
       s.nextRefillAt = 0;
       s.emptyStreak = 0;
     }
@@ -185,7 +196,7 @@ export class FrontierRequestManager implements IRequestManager {
   }
 
   private async doRefill(s: HostSlot): Promise<void> {
-    const want = 2 * this.settings.hostConcurrency - s.buffer.length - s.inflight;
+    const want = BUFFER_FACTOR * this.settings.hostConcurrency - s.buffer.length - s.inflight;
     if (want <= 0) return;
     let got: Lease[] = [];
     let crawlId = '';
@@ -198,6 +209,11 @@ export class FrontierRequestManager implements IRequestManager {
       return;
     }
     s.emptyStreak = 0;
+    if (this.slots.get(s.host) !== s) {
+      // The shard was given up while the lease call was in flight: hand the leases straight back.
+      for (const lease of got) await this.crawls.requeue(crawlId, lease, null);
+      return;
+    }
     for (const lease of got) s.buffer.push({ crawlId, lease });
   }
 }

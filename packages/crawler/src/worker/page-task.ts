@@ -18,6 +18,8 @@ export interface PageTaskDeps {
   /** Called when a completion found the crawl has nothing left (to settle it) or had new hosts. */
   onFinished(crawlId: string): void;
   onNewHosts(crawlId: string, hosts: string[]): Promise<void>;
+  /** Called with the hosts of links this worker just admitted, so idle hosts it owns ask again at once. */
+  onLinksAdmitted(hosts: Set<string>): void;
   /** Called on 429/503: the host's owner pauses it for everyone. */
   onHostBackoff(host: string, untilMs: number): Promise<void>;
   /** Enforce mode: tries to move credits to the crawl; false when the team has none left. */
@@ -124,5 +126,6 @@ async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result:
     r = await deps.crawls.complete(crawlId, lease, result, links, Date.now());
   }
   if (r.newHosts.length > 0) await deps.onNewHosts(crawlId, r.newHosts);
+  if (links.length > 0) deps.onLinksAdmitted(new Set(links.map((l) => l.host)));
   if (r.finished) deps.onFinished(crawlId);
 }

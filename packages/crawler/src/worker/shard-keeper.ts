@@ -95,21 +95,25 @@ export class ShardKeeper {
     }
     mine = manager.ownedHosts();
     const active = new Set<string>();
-    for (const host of mine) {
+    // One round trip's worth of latency per step, not one per host: a slow tick would let shard leases lapse.
+    const lists = await Promise.all(mine.map((host) => directory.crawlsOf(host)));
+    mine.forEach((host, i) => {
       const slot = manager.slot(host);
-      if (!slot) continue;
-      const list = await directory.crawlsOf(host);
+      if (!slot) return;
+      const list = lists[i];
       if (list.join() !== slot.crawls.join()) {
         slot.crawls = list;
         slot.nextRefillAt = 0;
       }
       for (const c of list) active.add(c);
-    }
-    for (const [crawlId, tokens] of manager.tokensByCrawl()) {
-      const lost = await crawls.renew(crawlId, tokens, settings.leaseMs, Date.now());
-      if (lost.length > 0) manager.forgetTokens(new Set(lost));
-    }
-    for (const crawlId of active) await crawls.reclaim(crawlId, Date.now(), 256);
+    });
+    await Promise.all(
+      [...manager.tokensByCrawl()].map(async ([crawlId, tokens]) => {
+        const lost = await crawls.renew(crawlId, tokens, settings.leaseMs, Date.now());
+        if (lost.length > 0) manager.forgetTokens(new Set(lost));
+      }),
+    );
+    await Promise.all([...active].map((crawlId) => crawls.reclaim(crawlId, Date.now(), 256)));
     if (this.ticks++ % 5 === 0) await this.sweep();
   }
 

@@ -53,12 +53,10 @@ export class RedisShardDirectory implements ShardDirectory {
     return ok !== null;
   }
   async renewShards(hosts: string[], workerId: string, ttlMs: number) {
-    const lost: string[] = [];
-    for (const h of hosts) {
-      const r = await scripts['shard-renew'].run(this.redis, [this.k.shardOwner(h)], [workerId, ttlMs]);
-      if (r !== 1) lost.push(h);
-    }
-    return lost;
+    const results = await Promise.all(
+      hosts.map((h) => scripts['shard-renew'].run(this.redis, [this.k.shardOwner(h)], [workerId, ttlMs])),
+    );
+    return hosts.filter((_, i) => results[i] !== 1);
   }
   async releaseShard(host: string, workerId: string) {
     await scripts['shard-release'].run(this.redis, [this.k.shardOwner(host)], [workerId]);

@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectRedis } from '@trawl/redis';
+import { cpuMsOf, peakRssMbOf, type PeerResult } from './proc-stats.ts';
+import { startNodeProcess, stop } from './processes.ts';
+
+const KEY = 'bench-key-0123456789abcdef';
+const here = (p: string) => new URL(p, import.meta.url).pathname;
+const root = new URL('../../', import.meta.url).pathname;
+
+function baseEnv(extra: Record<string, string>): Record<string, string> {
+  return {
+    PORT: '0',
+    TRAWL_BOOTSTRAP_KEY: KEY,
+    TRAWL_ALLOW_PRIVATE: '127.0.0.0/8',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+async function api(url: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+/** Creates the benchmark crawl and waits for its end; returns pages delivered and wall time. */
+async function crawl(gatewayUrl: string, port: number, hosts: number): Promise<{ pages: number; wallMs: number }> {
+  const urls = Array.from({ length: hosts }, (_, i) => `http://127.0.0.${i + 1}:${port}/`);
+  const t0 = performance.now();
+  const { crawl: c } = await api(gatewayUrl, 'POST', '/v1/crawl', { urls, scope: 'same_hostname', max_depth: 10, max_pages: 10_000 });
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const { crawl: s } = await api(gatewayUrl, 'GET', `/v1/crawl/${c.id}`);
+    if (!['queued', 'running'].includes(s.status)) {
+      if (s.status !== 'completed') throw new Error(`crawl ended ${s.status}`);
+      return { pages: s.progress.pages_completed, wallMs: performance.now() - t0 };
+    }
+  }
+}
+
+export async function trawlEmbedded(port: number, hosts: number, env: Record<string, string>): Promise<PeerResult> {
+  const gw = await startNodeProcess<{ url: string }>(here('./gateway-server.ts'), baseEnv({ TRAWL_WORKERS: '1', ...env }));
+  try {
+    const cpu0 = cpuMsOf(gw.child.pid!);
+    const r = await crawl(gw.info.url, port, hosts);
+    return { ...r, cpuMs: cpuMsOf(gw.child.pid!) - cpu0, peakRssMb: peakRssMbOf(gw.child.pid!) };
+  } finally {
+    await stop(gw.child);
+  }
+}
+
+async function startRedis(): Promise<{ child: ChildProcess; url: string; dir: string }> {
+  const { freePort } = await import('../../test/support/free-port.ts');
+  const p = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-redis-'));
+  const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${p}`;
+  for (let i = 0; ; i++) {
+    try {
+      const c = await connectRedis(url, 'bench-probe');
+      await c.quit();
+      break;
+    } catch (err) {
+      if (i > 100) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { child, url, dir };
+}
+
+async function totalCommands(url: string): Promise<number> {
+  const c = await connectRedis(url, 'bench-stats');
+  const info = await c.info('commandstats');
+  await c.quit();
+  let n = 0;
+  for (const m of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) if (m[1] !== 'info' && m[1] !== 'client') n += Number(m[2]);
+  return n;
+}
+
+export async function trawlCluster(port: number, hosts: number, workers: number, env: Record<string, string>): Promise<PeerResult> {
+  const redis = await startRedis();
+  const common = baseEnv({ REDIS_URL: redis.url, ...env });
+  const gw = await startNodeProcess<{ url: string }>(here('./gateway-server.ts'), { ...common, TRAWL_WORKERS: '0' });
+  const ws = [];
+  try {
+    for (let i = 0; i < workers; i++) ws.push(await startNodeProcess<{ pid: number }>(join(root, 'apps/worker/src/main.ts'), common));
+    // Let every worker register and take its share of shards before the clock starts.
+    await new Promise((r) => setTimeout(r, 2500));
+    const pids = [gw.child.pid!, ...ws.map((w) => w.child.pid!)];
+    const cpu0 = pids.reduce((a, p) => a + cpuMsOf(p), 0);
+    const redisCpu0 = cpuMsOf(redis.child.pid!);
+    const cmd0 = await totalCommands(redis.url);
+    const r = await crawl(gw.info.url, port, hosts);
+    const cmd1 = await totalCommands(redis.url);
+    return {
+      ...r,
+      cpuMs: pids.reduce((a, p) => a + cpuMsOf(p), 0) - cpu0,
+      peakRssMb: pids.reduce((a, p) => a + peakRssMbOf(p), 0),
+      redisCommands: cmd1 - cmd0,
+      redisCpuMs: cpuMsOf(redis.child.pid!) - redisCpu0,
+    };
+  } finally {
+    for (const w of ws) await stop(w.child);
+    await stop(gw.child);
+    redis.child.kill('SIGKILL');
+    rmSync(redis.dir, { recursive: true, force: true });
+  }
+}

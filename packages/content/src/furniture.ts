@@ -1,0 +1,77 @@
+import { furnitureOf, isContentLandmark, type FurnitureMark } from './boilerplate.ts';
+import type { DomDocument, DomElement } from './dom.ts';
+
+// Furniture is dropped only while it holds less than this share of the page's estimated content (a tag or role
+// is a firmer hint than a class word), or when it is mostly links whatever its size.
+const STRUCTURE_SHARE = 0.5;
+const NAME_SHARE = 0.3;
+const MAX_LINK_DENSITY = 0.6;
+// A landmark (<main>, <article>...) protects the furniture-marked element around it only when it holds this
+// share of the page's estimated content: small <article> cards in a "related" rail do not count.
+const LANDMARK_SHARE = 0.25;
+
+/**
+ * Decides which elements marked as furniture (see boilerplate.ts) are dropped, given each subtree's words, link
+ * words and estimated content words before any drop. A marked element holding much of the page's content is
+ * more likely a badly named wrapper than a sidebar, unless it is mostly links. Returns 1 for a dropped element,
+ * 2 for the elements inside it, 0 otherwise, indexed like nodes (pre-order).
+ */
+export function markFurniture(
+  nodes: (DomElement | DomDocument)[],
+  parent: Int32Array,
+  rawWords: Float64Array,
+  rawLinkWords: Float64Array,
+  rawGood: Float64Array,
+): Uint8Array {
+  const n = nodes.length;
+  const landmark = new Uint8Array(n);
+  for (let i = 1; i < n; i++) if (isContentLandmark(nodes[i] as DomElement)) landmark[i] = 1;
+  const totalGood = Math.max(1, rawGood[0]);
+  // A marked element wrapping the page's main landmark (a <main> inside a badly named wrapper) is not furniture;
+  // small <article> cards in a "related" rail do not count.
+  const holdsLandmark = new Uint8Array(n);
+  for (let i = n - 1; i > 0; i--) {
+    if (holdsLandmark[i] || (landmark[i] && rawGood[i] >= LANDMARK_SHARE * totalGood)) holdsLandmark[parent[i]] = 1;
+  }
+  const marks: (FurnitureMark | null)[] = new Array(n).fill(null);
+  // Elements marked alike (every post of a thread classed "comment") are judged together: their share of the
+  // page decides, not each one's.
+  const groupGood = new Map<string, number>();
+  for (let i = 1; i < n; i++) {
+    const mark = furnitureOf(nodes[i] as DomElement);
+    if (mark === null) continue;
+    marks[i] = mark;
+    const key = groupKey(nodes[i] as DomElement, i);
+    groupGood.set(key, (groupGood.get(key) ?? 0) + rawGood[i]);
+  }
+  const isFurniture = (i: number): boolean => {
+    const share = Math.max(rawGood[i], groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0) / totalGood;
+    const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
+    return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;
+  };
+  // A class word on a kept element names content inside it too: the "comment-author" and "comment-body" parts of
+  // a thread's posts (kept as a group) stay, while a "comment" section elsewhere on the page still goes.
+  const keptWords: (ReadonlySet<string> | null)[] = new Array(n).fill(null);
+  const dropped = new Uint8Array(n);
+  for (let i = 1; i < n; i++) {
+    if (dropped[parent[i]]) {
+      dropped[i] = 2; // inside a dropped element: gone with it
+      continue;
+    }
+    const inherited = keptWords[parent[i]];
+    keptWords[i] = inherited;
+    const mark = marks[i];
+    if (mark === null || holdsLandmark[i]) continue;
+    if (mark.kind === 'name' && inherited !== null && mark.words.every((word) => inherited.has(word))) continue;
+    if (isFurniture(i)) dropped[i] = 1;
+    else if (mark.kind === 'name') keptWords[i] = new Set([...(inherited ?? []), ...mark.words]);
+  }
+  return dropped;
+}
+
+/** Same tag, class and id pattern (digits ignored: comment-17, comment-18): one group. Else a group of one. */
+function groupKey(el: DomElement, index: number): string {
+  const { class: className, id } = el.attribs;
+  const idPattern = id !== undefined && /\d/.test(id) ? id.replace(/\d+/g, '#') : '';
+  return className || idPattern ? `${el.name} ${className ?? ''} ${idPattern}` : `#${index}`;
+}
