@@ -1,7 +1,7 @@
 import type { TrawlConfig } from '@trawl/config';
 import type { CrawlServices } from '@trawl/crawler';
 import type { RunServices } from '@trawl/runs';
-import type { LightFetcher } from '@trawl/scrape';
+import type { ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
 
 /** What the routes need, built once at start-up (embedded or cluster). */
@@ -9,6 +9,7 @@ export interface GatewayContext {
   config: TrawlConfig;
   store: Store;
   light: LightFetcher;
+  content: ContentProcessor;
   runs: RunServices;
   crawl: CrawlServices;
   /** Called after a crawl is created, so in-process workers start on it without waiting for a heartbeat. */

@@ -32,6 +32,7 @@ export const EnvSchema = z.object({
   TRAWL_FETCH_TIMEOUT_MS: intFrom(100, 600_000, 30_000),
   TRAWL_IDEMPOTENCY_TTL_S: intFrom(1, 30 * 86400, 86400),
   TRAWL_TEAM_CREDITS: intFrom(0, Number.MAX_SAFE_INTEGER, 1000),
+  TRAWL_CONTENT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   TRAWL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   TRAWL_WORKER_CONCURRENCY: intFrom(1, 1024, 32),
   TRAWL_HOST_CONCURRENCY: intFrom(1, 256, 4),

@@ -107,7 +107,7 @@ export async function deliverPage(
     usage: { cost_units: PAGE_COST, budget_exhausted: false },
     diagnostics: page.diagnostics,
   };
-  await svc.store.saveRun({ ...record, run, result });
+  await svc.store.saveRun({ ...record, run });
   return { run, result };
 }
 

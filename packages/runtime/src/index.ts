@@ -10,7 +10,9 @@ import {
   type ShardDirectory,
 } from '@trawl/frontier';
 import { HostResolverRules, SsrfGuard } from '@trawl/net';
+import { availableParallelism } from 'node:os';
 import { connectRedis, type RedisConnection } from '@trawl/redis';
+import { createContentProcessor, type ContentProcessor } from '@trawl/scrape';
 import { MemoryStore, RedisStore, type Store } from '@trawl/store';
 
 /** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
@@ -20,6 +22,8 @@ export interface Runtime {
   crawls: CrawlStore;
   directory: ShardDirectory;
   light: LightEngine;
+  /** Parsing and Markdown, off the event loop when threads are configured. */
+  content: ContentProcessor;
   redis: RedisConnection | null;
   now: () => number;
   close(): Promise<void>;
@@ -30,6 +34,8 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   const rules = HostResolverRules.parse(config.TRAWL_HOST_RESOLVER_RULES);
   const guard = new SsrfGuard({ allowPrivate: config.TRAWL_ALLOW_PRIVATE, rules });
   const light = createLightEngine({ guard, proxyUrl: config.TRAWL_PROXY_URL });
+  // Default: one content thread per spare core, so a process uses every core for parsing and Markdown.
+  const content = createContentProcessor(config.TRAWL_CONTENT_THREADS ?? Math.min(4, availableParallelism() - 1));
   let redis: RedisConnection | null = null;
   let store: Store;
   let crawls: CrawlStore;
@@ -50,10 +56,12 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     crawls,
     directory,
     light,
+    content,
     redis,
     now,
     async close() {
       await light.close();
+      await content.close();
       await store.close();
       if (redis) await redis.quit();
     },
@@ -82,6 +90,7 @@ export function startWorkers(rt: Runtime, count: number, onError?: (err: unknown
       crawls: rt.crawls,
       directory: rt.directory,
       light: rt.light,
+      content: rt.content,
       settings: workerSettings(rt.config),
       onError,
     });

@@ -1,3 +1,10 @@
 export type { ScrapedPage, ScrapeFailure, ScrapeOutcome } from './outcome.ts';
-export { scrapeLight, retryAfterMs, type LightFetcher, type ScrapeRequest } from './light-scrape.ts';
+export { scrapeLight, retryAfterMs, type LightFetcher, type ScrapeDeps, type ScrapeRequest } from './light-scrape.ts';
+export {
+  createContentProcessor,
+  inlineContentProcessor,
+  threadedContentProcessor,
+  type ContentInput,
+  type ContentProcessor,
+} from './content-pool.ts';
 export { lightDiagnostics } from './diagnostics.ts';

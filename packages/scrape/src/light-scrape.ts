@@ -1,7 +1,8 @@
 import type { Audit, BlockReason } from '@trawl/contract';
-import { normalizeContent, UnsupportedContentTypeError } from '@trawl/content';
+import { UnsupportedContentTypeError } from '@trawl/content';
 import type { LightFetchOutcome, LightFetchRequest } from '@trawl/engines';
 import { lightDiagnostics, round } from './diagnostics.ts';
+import type { ContentProcessor } from './content-pool.ts';
 import type { ScrapeOutcome } from './outcome.ts';
 
 export interface LightFetcher {
@@ -32,8 +33,13 @@ function auditOf(r: LightFetchOutcome, qualityScore: number, blockReason: BlockR
   };
 }
 
+export interface ScrapeDeps {
+  light: LightFetcher;
+  content: ContentProcessor;
+}
+
 /** Light retrieval plus content normalization: the whole Fetch pipeline of one URL. */
-export async function scrapeLight(light: LightFetcher, req: ScrapeRequest): Promise<ScrapeOutcome> {
+export async function scrapeLight({ light, content }: ScrapeDeps, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const r = await light.fetch({
     url: req.url,
     deadline: req.deadline,
@@ -71,7 +77,7 @@ export async function scrapeLight(light: LightFetcher, req: ScrapeRequest): Prom
   }
   let normalized;
   try {
-    normalized = normalizeContent({ body: r.body, contentType: r.contentType, url: r.finalUrl });
+    normalized = await content.normalize({ body: r.body, contentType: r.contentType, url: r.finalUrl });
   } catch (err) {
     if (!(err instanceof UnsupportedContentTypeError)) throw err;
     return {

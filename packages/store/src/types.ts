@@ -33,12 +33,10 @@ export interface TeamStore {
   revokeApiKey(teamId: string, keyId: string): Promise<boolean>;
 }
 
-/** A run as stored: the public fields plus its owner and, for page runs, the public result. */
+/** A run as stored: the public fields plus its owner. Page content lives in the run's artifacts. */
 export interface RunRecord {
   run: PublicRun;
   team_id: string;
-  /** The PageRunResponse result (JSON) once the run delivered a page. */
-  result?: unknown;
   /** For crawl page runs: the crawl the page belongs to. */
   crawl_id?: string;
   /** Why a failed run delivered nothing (public-safe). */

@@ -45,7 +45,7 @@ export function fetchRoutes(ctx: GatewayContext) {
             return { status: e.status, body: e.toBody(request.id), replayable: false };
           }
           try {
-            const outcome = await scrapeLight(ctx.light, { url, deadline: ctx.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS });
+            const outcome = await scrapeLight(ctx, { url, deadline: ctx.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS });
             if (outcome.ok) {
               const body = await deliverPage(ctx.runs, record, outcome.page);
               return { status: 200, body, replayable: true };

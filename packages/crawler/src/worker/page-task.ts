@@ -1,6 +1,6 @@
 import type { CrawlStore, FrontierRequest, Lease, PageResult } from '@trawl/frontier';
 import { hostOf, normalizeUrl } from '@trawl/frontier';
-import { scrapeLight, type LightFetcher, type ScrapedPage, type ScrapeFailure } from '@trawl/scrape';
+import { scrapeLight, type ContentProcessor, type LightFetcher, type ScrapedPage, type ScrapeFailure } from '@trawl/scrape';
 import type { StoredItem } from '../views.ts';
 import { CrawlContexts, type CrawlContext } from './crawl-context.ts';
 import type { RobotsCache } from './robots.ts';
@@ -13,6 +13,7 @@ export interface PageTaskDeps {
   crawls: CrawlStore;
   contexts: CrawlContexts;
   light: LightFetcher;
+  content: ContentProcessor;
   robots: RobotsCache | null;
   settings: WorkerSettings;
   /** Called when a completion found the crawl has nothing left (to settle it) or had new hosts. */
@@ -81,7 +82,7 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
     return;
   }
   const rule = ctx.rules[req.seed];
-  const outcome = await scrapeLight(deps.light, {
+  const outcome = await scrapeLight(deps, {
     url: req.url,
     deadline: Date.now() + deps.settings.fetchTimeoutMs,
     allowRedirect: (_from, to) => {

@@ -72,6 +72,15 @@ export class ShardKeeper {
     const [live, shards] = await Promise.all([directory.liveWorkers(now), directory.shards()]);
     const owned = manager.ownedHosts();
     for (const host of await directory.renewShards(owned, workerId, settings.shardTtlMs)) await manager.dropHost(host);
+    // A host whose crawls have all ended is no longer a shard: give it up before counting the fair share. Kept,
+    // it would count against that share, and the excess rule below could drop a live shard in its place; with
+    // one worker, a new crawl on new hosts then waited for ever (the worker "owned" its fair share of dead hosts).
+    const current = new Set(shards);
+    for (const host of manager.ownedHosts()) {
+      if (current.has(host)) continue;
+      await manager.dropHost(host);
+      await directory.releaseShard(host, workerId);
+    }
     const fair = Math.ceil(shards.length / Math.max(1, live));
     let mine = manager.ownedHosts();
     if (mine.length > fair) {
