@@ -212,6 +212,20 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     addsUp(snap);
   });
 
+  it('a lease handed back after the crawl ended is dropped, not queued again', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
+    const [retry, release] = await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW);
+    expect(await s.transition(p.crawl_id, ['queued', 'running'], 'budget_exhausted', NOW)).toBe(true);
+    expect(await s.requeue(p.crawl_id, retry, 'network')).toBe(false);
+    expect(await s.requeue(p.crawl_id, release, null)).toBe(false);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.counters).toMatchObject({ queued: 0, in_flight: 0, dropped: 3 });
+    expect(snap.counters.retry_categories).toEqual({});
+    addsUp(snap);
+  });
+
   it('enforce mode: a delivery needs prepaid credit and keeps the lease while it waits', async () => {
     const s = make();
     const p = plan({ billing_mode: 'enforce' });

@@ -177,6 +177,13 @@ export class MemoryCrawlStore implements CrawlStore {
     const held = s?.leases.get(lease.token);
     if (!s || !held) return false;
     s.leases.delete(lease.token);
+    if (TERMINAL_STATUSES.includes(s.status)) {
+      // The crawl has ended (its queues were dropped): a lease handed back now is dropped too, never queued
+      // again, or an ended crawl would show queued pages for ever (a worker giving up a shard hands back its
+      // buffered leases after the crawl ended).
+      s.dropped += 1;
+      return false;
+    }
     const r = { ...held.request, attempt: held.request.attempt + (category ? 1 : 0) };
     if (category) {
       bump(s.counts, `retry:${category}`);
