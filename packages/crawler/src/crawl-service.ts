@@ -118,9 +118,10 @@ export async function crawlPageArtifact(
 export async function setCrawlPaused(svc: CrawlServices, teamId: string, crawlId: string, paused: boolean): Promise<CrawlJob | null | false> {
   const snap = await svc.crawls.getCrawl(crawlId);
   if (!snap || snap.plan.team_id !== teamId) return null;
+  // A crawl paused before its first page resumes as queued, so started_at keeps meaning "first page leased".
   const ok = paused
     ? await svc.crawls.transition(crawlId, ['queued', 'running'], 'paused', svc.now())
-    : await svc.crawls.transition(crawlId, ['paused'], 'running', svc.now());
+    : await svc.crawls.transition(crawlId, ['paused'], snap.started_at ? 'running' : 'queued', svc.now());
   if (!ok) return false;
   return crawlJobView((await svc.crawls.getCrawl(crawlId))!);
 }

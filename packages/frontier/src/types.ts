@@ -90,6 +90,8 @@ export interface CrawlStore {
   /** Stores the plan and admits the seeds (seeds count against max_pages). Status `queued`. */
   createCrawl(plan: CrawlPlan, seeds: FrontierRequest[]): Promise<void>;
   getCrawl(crawlId: string): Promise<CrawlSnapshot | null>;
+  /** Just the status (one cheap read), or null when there is no such crawl. */
+  statusOf(crawlId: string): Promise<CrawlStatus | null>;
   /** Hosts that have (had) queued URLs in the crawl. */
   hostsOf(crawlId: string): Promise<string[]>;
   /**

@@ -199,6 +199,8 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
     const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
     expect(await s.transition(p.crawl_id, ['queued', 'running'], 'paused', NOW)).toBe(true);
+    expect(await s.statusOf(p.crawl_id)).toBe('paused');
+    expect(await s.statusOf('crawl_missing')).toBeNull();
     expect(await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).toEqual([]);
     expect(await s.transition(p.crawl_id, ['queued', 'running'], 'paused', NOW)).toBe(false);
     expect(await s.transition(p.crawl_id, ['paused'], 'running', NOW)).toBe(true);

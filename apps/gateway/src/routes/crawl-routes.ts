@@ -136,7 +136,8 @@ export function crawlRoutes(ctx: GatewayContext) {
               details: { crawl_id },
             });
           }
-          if (action === 'resume') ctx.onCrawlCreated();
+          // In-process workers pick up a pause or resume at once rather than at their next heartbeat.
+          ctx.onCrawlCreated();
           return { crawl: r };
         },
       );

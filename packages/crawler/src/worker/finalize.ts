@@ -33,6 +33,7 @@ export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Pr
     });
   }
   for (const host of await deps.crawls.hostsOf(plan.crawl_id)) await deps.directory.unregisterCrawl(host, plan.crawl_id);
-  await deps.directory.removeActiveCrawl(plan.crawl_id);
+  // Leases still out (a worker may have died holding some) keep the crawl on the sweeper's list until they lapse.
+  if (snap.counters.in_flight === 0) await deps.directory.removeActiveCrawl(plan.crawl_id);
   return true;
 }

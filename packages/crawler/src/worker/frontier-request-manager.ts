@@ -18,6 +18,8 @@ export class FrontierRequestManager implements IRequestManager {
   private order: string[] = [];
   private cursor = 0;
   private held = new Map<string, Held>();
+  /** Crawls seen paused or ended at the last heartbeat: their buffered leases are handed back, not started. */
+  private idle = new Set<string>();
   private handled = 0;
 
   constructor(
@@ -81,6 +83,20 @@ export class FrontierRequestManager implements IRequestManager {
     if (s) {
       s.nextRefillAt = 0;
       s.emptyStreak = 0;
+    }
+  }
+
+  /** Records which crawls may run; buffered leases of the others go back to the store. */
+  async setIdleCrawls(idle: Set<string>): Promise<void> {
+    this.idle = idle;
+    if (idle.size === 0) return;
+    for (const s of this.slots.values()) {
+      const keep: Held[] = [];
+      const back: Held[] = [];
+      for (const h of s.buffer) (idle.has(h.crawlId) ? back : keep).push(h);
+      if (back.length === 0) continue;
+      s.buffer = keep;
+      for (const h of back) await this.crawls.requeue(h.crawlId, h.lease, null);
     }
   }
 

@@ -107,11 +107,14 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
   }
   const links = admissibleLinks(ctx, req, outcome.page.finalUrl, outcome.page.content.links);
   const item = JSON.stringify(storedItem(outcome.page, req, Date.now()));
-  await finish(deps, crawlId, lease, { kind: 'delivered', item }, links);
-  for (const l of links) CrawlContexts.remember(ctx, l.url);
+  // Only links the store actually saw may be skipped next time; a rejected completion admitted nothing.
+  if (await finish(deps, crawlId, lease, { kind: 'delivered', item }, links)) {
+    for (const l of links) CrawlContexts.remember(ctx, l.url);
+  }
 }
 
-async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[]) {
+/** Records the page's result; true when the store accepted it (links were considered for admission). */
+async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[]): Promise<boolean> {
   let r = await deps.crawls.complete(crawlId, lease, result, links, Date.now());
   while (r.needBudget) {
     if (!(await deps.topUpBudget(crawlId))) {
@@ -122,11 +125,12 @@ async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result:
       });
       await deps.crawls.complete(crawlId, lease, result, [], Date.now());
       deps.onFinished(crawlId);
-      return;
+      return false;
     }
     r = await deps.crawls.complete(crawlId, lease, result, links, Date.now());
   }
   if (r.newHosts.length > 0) await deps.onNewHosts(crawlId, r.newHosts);
-  if (links.length > 0) deps.onLinksAdmitted(new Set(links.map((l) => l.host)));
+  if (r.accepted && links.length > 0) deps.onLinksAdmitted(new Set(links.map((l) => l.host)));
   if (r.finished) deps.onFinished(crawlId);
+  return r.accepted;
 }

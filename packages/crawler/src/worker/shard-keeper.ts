@@ -123,6 +123,10 @@ export class ShardKeeper {
       }),
     );
     await Promise.all([...active].map((crawlId) => crawls.reclaim(crawlId, Date.now(), 256)));
+    // Pause and ends reach this worker within one heartbeat: leases it buffered for those crawls go back.
+    const held = [...new Set([...active, ...manager.tokensByCrawl().keys()])];
+    const statuses = await Promise.all(held.map((id) => crawls.statusOf(id)));
+    await manager.setIdleCrawls(new Set(held.filter((_, i) => statuses[i] !== 'queued' && statuses[i] !== 'running')));
     if (this.ticks++ % 5 === 0) await this.sweep();
   }
 
@@ -144,6 +148,11 @@ export class ShardKeeper {
         await this.d.finalize(crawlId);
       } else if (!live && !snap.finalized) {
         await this.d.finalize(crawlId);
+      } else if (!live) {
+        // Settled, but leases of a dead worker were still out: drop them once they lapse, then forget the crawl.
+        if (snap.counters.in_flight > 0) await crawls.reclaim(crawlId, Date.now(), 1024);
+        const after = await crawls.getCrawl(crawlId);
+        if (!after || after.counters.in_flight === 0) await directory.removeActiveCrawl(crawlId);
       }
     }
   }

@@ -97,6 +97,10 @@ export class MemoryCrawlStore implements CrawlStore {
     };
   }
 
+  async statusOf(crawlId: string): Promise<CrawlStatus | null> {
+    return this.crawls.get(crawlId)?.status ?? null;
+  }
+
   async hostsOf(crawlId: string): Promise<string[]> {
     return [...(this.crawls.get(crawlId)?.queues.keys() ?? [])];
   }

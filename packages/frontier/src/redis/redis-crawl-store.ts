@@ -106,6 +106,10 @@ export class RedisCrawlStore implements CrawlStore {
     };
   }
 
+  async statusOf(crawlId: string): Promise<CrawlStatus | null> {
+    return (await this.redis.hGet(this.k.crawl(crawlId).meta, 'status')) as CrawlStatus | null;
+  }
+
   async hostsOf(crawlId: string): Promise<string[]> {
     return this.redis.hKeys(this.k.crawl(crawlId).hosts);
   }
