@@ -11,6 +11,7 @@ import { fetchRoutes } from './routes/fetch-route.ts';
 import { runRoutes } from './routes/run-routes.ts';
 import { adminRoutes } from './routes/admin-trpc.ts';
 import { crawlRoutes } from './routes/crawl-routes.ts';
+import { trendsRoutes } from './routes/trends-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,6 +82,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   await app.register(docsRoutes);
   await app.register(fetchRoutes(ctx));
   await app.register(crawlRoutes(ctx));
+  await app.register(trendsRoutes(ctx));
   await app.register(runRoutes(ctx));
   await app.register(adminRoutes(ctx));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, store: ctx.store.kind }));

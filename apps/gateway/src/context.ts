@@ -3,6 +3,7 @@ import type { CrawlServices } from '@trawl/crawler';
 import type { RunServices } from '@trawl/runs';
 import type { ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
+import type { TrendsJobStore } from '@trawl/trends';
 
 /** What the routes need, built once at start-up (embedded or cluster). */
 export interface GatewayContext {
@@ -14,5 +15,8 @@ export interface GatewayContext {
   crawl: CrawlServices;
   /** Called after a crawl is created, so in-process workers start on it without waiting for a heartbeat. */
   onCrawlCreated: () => void;
+  trends: TrendsJobStore;
+  /** Called after a trends job is created, so in-process runners take it without waiting for their poll. */
+  onTrendsJobCreated: () => void;
   now: () => number;
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrawlConfig } from '@trawl/config';
 import type { CrawlWorker } from '@trawl/crawler';
-import { createRuntime, startWorkers, type Runtime } from '@trawl/runtime';
+import { createRuntime, startTrendsRunners, startWorkers, type Runtime } from '@trawl/runtime';
+import type { TrendsRunner } from '@trawl/trends';
 import { buildApp, type AppOptions } from './app.ts';
 import { bootstrapDefaultTeam, type Bootstrap } from './bootstrap.ts';
 import type { GatewayContext } from './context.ts';
@@ -12,6 +13,7 @@ export interface RunningGateway {
   ctx: GatewayContext;
   runtime: Runtime;
   workers: CrawlWorker[];
+  trendsRunners: TrendsRunner[];
   bootstrap: Bootstrap | null;
   close(): Promise<void>;
 }
@@ -26,6 +28,8 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
   const { store, now } = runtime;
   const workerCount = config.TRAWL_WORKERS ?? (config.REDIS_URL ? 0 : 1);
   const workers = startWorkers(runtime, workerCount);
+  // Search-trends jobs run wherever worker actors run: one runner per such process.
+  const trendsRunners = startTrendsRunners(runtime, workerCount > 0 ? 1 : 0);
   const ctx: GatewayContext = {
     config,
     store,
@@ -44,15 +48,20 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
     onCrawlCreated: () => {
       for (const w of workers) w.nudge();
     },
+    trends: runtime.trends.jobs,
+    onTrendsJobCreated: () => {
+      for (const r of trendsRunners) r.nudge();
+    },
   };
   const bootstrap = await bootstrapDefaultTeam(store, config);
   const app = await buildApp(ctx, opts);
   const close = async () => {
     await app.close();
     for (const w of workers) await w.stop();
+    for (const r of trendsRunners) await r.stop();
     await runtime.close();
   };
-  return { app, ctx, runtime, workers, bootstrap, close };
+  return { app, ctx, runtime, workers, trendsRunners, bootstrap, close };
 }
 
 export async function startGateway(config: TrawlConfig, opts: AppOptions & { now?: () => number } = {}): Promise<RunningGateway> {

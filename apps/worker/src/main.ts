@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@trawl/config';
-import { createRuntime, startWorkers } from '@trawl/runtime';
+import { createRuntime, startTrendsRunners, startWorkers } from '@trawl/runtime';
 
 // `npm run worker`: one worker actor process against the shared Redis (REDIS_URL is required).
 try {
@@ -9,17 +9,22 @@ try {
     process.exit(2);
   }
   const runtime = await createRuntime(config, { name: 'trawl-worker' });
-  const workers = startWorkers(runtime, Math.max(1, config.TRAWL_WORKERS ?? 1), (err) => {
+  const onError = (err: unknown) => {
     process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'worker error', err: String((err as Error).message ?? err) })}\n`);
-  });
-  process.stdout.write(`${JSON.stringify({ msg: 'trawl worker started', workers: workers.map((w) => w.id), pid: process.pid })}\n`);
+  };
+  const workers = startWorkers(runtime, Math.max(1, config.TRAWL_WORKERS ?? 1), onError);
+  const trendsRunners = startTrendsRunners(runtime, 1, onError);
+  process.stdout.write(
+    `${JSON.stringify({ msg: 'trawl worker started', workers: workers.map((w) => w.id), trends_runners: trendsRunners.map((r) => r.id), pid: process.pid })}\n`,
+  );
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       if (stopping) return;
       stopping = true;
-      // Graceful: in-flight pages finish, shards and buffered leases go back at once.
-      Promise.all(workers.map((w) => w.stop()))
+      // Graceful: in-flight pages finish, shards and buffered leases go back at once; trends jobs in flight go
+      // back to the queue for another worker.
+      Promise.all([...workers.map((w) => w.stop()), ...trendsRunners.map((r) => r.stop())])
         .then(() => runtime.close())
         .then(
           () => process.exit(0),

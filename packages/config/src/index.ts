@@ -41,6 +41,15 @@ export const EnvSchema = z.object({
   TRAWL_SHARD_TTL_MS: intFrom(500, 600_000, 5_000),
   TRAWL_CRAWL_TIMEOUT_S: intFrom(1, 7 * 86400, 3600),
   TRAWL_ROBOTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  TRAWL_TRENDS_RPM: intFrom(1, 6000, 30),
+  TRAWL_TRENDS_RATE_WINDOW_MS: intFrom(100, 3_600_000, 60_000),
+  TRAWL_TRENDS_CACHE_S: intFrom(0, 30 * 86400, 3600),
+  TRAWL_TRENDS_MAX_ATTEMPTS: intFrom(1, 20, 5),
+  TRAWL_TRENDS_BACKOFF_MS: intFrom(10, 600_000, 5_000),
+  TRAWL_TRENDS_BACKOFF_MAX_MS: intFrom(10, 3_600_000, 300_000),
+  TRAWL_TRENDS_TIMEOUT_MS: intFrom(100, 600_000, 20_000),
+  TRAWL_TRENDS_LEASE_MS: intFrom(500, 600_000, 15_000),
+  TRAWL_TRENDS_CONCURRENCY: intFrom(1, 64, 4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;

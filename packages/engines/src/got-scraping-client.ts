@@ -21,6 +21,8 @@ export type ExchangeRoute = { kind: 'direct'; lookup: LookupFunction } | { kind:
 
 export interface ExchangeRequest {
   url: URL;
+  /** Default GET; POST is sent with an empty body. */
+  method?: 'GET' | 'POST';
   headers: Record<string, string>;
   route: ExchangeRoute;
   maxBodyBytes: number;
@@ -92,6 +94,8 @@ export function createGotScrapingClient(opts: { userAgent?: string } = {}): Http
           : { proxyUrl: req.route.proxyUrl };
       const stream = client.stream(req.url.href, {
         ...routeOptions,
+        // got's POST stream waits for a body to be piped in; an empty string sends Content-Length: 0 at once.
+        ...(req.method === 'POST' ? { method: 'POST' as const, body: '' } : {}),
         headers: { ...baseHeaders, ...req.headers },
         timeout: req.connectTimeoutMs === undefined ? {} : { connect: req.connectTimeoutMs },
       });

@@ -11,6 +11,9 @@ export interface AttemptContext {
   maxBodyBytes: number;
   maxRedirects: number;
   allowRedirect?: (from: URL, to: URL) => boolean;
+  method?: 'GET' | 'POST';
+  /** False: a 3xx is the answer, not a hop to follow. */
+  followRedirects?: boolean;
   signal: AbortSignal;
   connectTimeoutMs?: number;
 }
@@ -35,6 +38,7 @@ const bodyMode = (status: number) => (isRedirect(status) ? 'drain' : 'keep');
 export async function runAttempt(ctx: AttemptContext, start: URL): Promise<AttemptResult> {
   let current = start;
   let headers = ctx.headers;
+  let method = ctx.method;
   let redirects = 0;
   for (;;) {
     // Every hop is judged before anything is sent. On the direct route the socket is then opened through a
@@ -59,6 +63,7 @@ export async function runAttempt(ctx: AttemptContext, start: URL): Promise<Attem
     try {
       response = await ctx.client.exchange({
         url: current,
+        method,
         headers,
         route,
         maxBodyBytes: ctx.maxBodyBytes,
@@ -80,7 +85,7 @@ export async function runAttempt(ctx: AttemptContext, start: URL): Promise<Attem
       return { kind: 'transport', viaProxy: true, redirects };
     }
 
-    const location = isRedirect(response.statusCode) ? response.headers.location : undefined;
+    const location = isRedirect(response.statusCode) && ctx.followRedirects !== false ? response.headers.location : undefined;
     if (location === undefined) return { kind: 'ok', finalUrl: current, response, redirects };
     let next: URL;
     try {
@@ -95,6 +100,8 @@ export async function runAttempt(ctx: AttemptContext, start: URL): Promise<Attem
       return { kind: 'refused', failure: 'out_of_scope_redirect', statusCode, redirects };
     }
     if (next.origin !== current.origin) headers = withoutOriginBound(headers);
+    // Browsers follow a 301/302/303 with GET; only 307/308 repeat the method.
+    if (statusCode !== 307 && statusCode !== 308) method = 'GET';
     redirects++;
     current = next;
   }

@@ -64,6 +64,8 @@ export function createLightEngine(opts: LightEngineOptions): LightEngine {
               maxBodyBytes: req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
               maxRedirects: req.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
               allowRedirect: req.allowRedirect,
+              method: req.method,
+              followRedirects: req.followRedirects,
               signal: budget?.signal ?? ctl.signal,
               connectTimeoutMs: route === 'proxy' ? PROXY_CONNECT_TIMEOUT_MS : undefined,
             },

@@ -21,6 +21,10 @@ export interface LightFetchRequest {
   /** Aborting ends the fetch with failure `timeout` (the caller ran out of time for it). */
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** Default GET. POST sends an empty body (an API that takes its parameters in the query, e.g. Google Trends explore). */
+  method?: 'GET' | 'POST';
+  /** Default true. False answers a 3xx as the response itself (its Location header tells where it pointed). */
+  followRedirects?: boolean;
 }
 
 export interface LightAttempt {

@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { connectRedis, type RedisConnection } from '@trawl/redis';
 import { createContentProcessor, type ContentProcessor } from '@trawl/scrape';
 import { MemoryStore, RedisStore, type Store } from '@trawl/store';
+import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
 
 /** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
 export interface Runtime {
@@ -25,6 +26,8 @@ export interface Runtime {
   /** Parsing and Markdown, off the event loop when threads are configured. */
   content: ContentProcessor;
   redis: RedisConnection | null;
+  /** Search-trends jobs and the upstream rate limiter (in memory, or in Redis shared by the cluster). */
+  trends: TrendsBackends;
   now: () => number;
   close(): Promise<void>;
 }
@@ -50,6 +53,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     crawls = new MemoryCrawlStore();
     directory = new MemoryShardDirectory(now, config.TRAWL_SHARD_TTL_MS * 2);
   }
+  const trends = createTrendsBackends(redis, config.REDIS_PREFIX, { perWindow: config.TRAWL_TRENDS_RPM, windowMs: config.TRAWL_TRENDS_RATE_WINDOW_MS });
   return {
     config,
     store,
@@ -58,6 +62,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     light,
     content,
     redis,
+    trends,
     now,
     async close() {
       await light.close();
@@ -98,4 +103,32 @@ export function startWorkers(rt: Runtime, count: number, onError?: (err: unknown
     workers.push(w);
   }
   return workers;
+}
+
+export function trendsSettings(config: TrawlConfig): TrendsRunnerSettings {
+  return {
+    concurrency: config.TRAWL_TRENDS_CONCURRENCY,
+    leaseMs: config.TRAWL_TRENDS_LEASE_MS,
+    maxAttempts: config.TRAWL_TRENDS_MAX_ATTEMPTS,
+    backoff: { baseMs: config.TRAWL_TRENDS_BACKOFF_MS, maxMs: config.TRAWL_TRENDS_BACKOFF_MAX_MS },
+    cacheTtlMs: config.TRAWL_TRENDS_CACHE_S * 1000,
+    pollMs: 250,
+  };
+}
+
+/** Starts `count` search-trends job runners on a runtime; they share one upstream client (and its NID cookie). */
+export function startTrendsRunners(rt: Runtime, count: number, onError?: (err: unknown) => void): TrendsRunner[] {
+  const client = new TrendsClient({
+    http: rt.light,
+    baseUrl: rt.config.TRAWL_TRENDS_BASE_URL,
+    limiter: rt.trends.limiter,
+    timeoutMs: rt.config.TRAWL_TRENDS_TIMEOUT_MS,
+  });
+  const runners: TrendsRunner[] = [];
+  for (let i = 0; i < count; i++) {
+    const r = new TrendsRunner({ jobs: rt.trends.jobs, client, limiter: rt.trends.limiter, settings: trendsSettings(rt.config), now: rt.now, onError });
+    r.start();
+    runners.push(r);
+  }
+  return runners;
 }

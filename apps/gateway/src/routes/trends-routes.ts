@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { TrendsGrain, TrendsJobResponse, type ErrorCode } from '@trawl/contract';
+import { jobView } from '@trawl/trends';
+import { ApiError } from '../api-error.ts';
+import type { GatewayContext } from '../context.ts';
+import { withIdempotency } from '../idempotency.ts';
+import { teamOf } from '../plugins/auth.ts';
+import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
+
+const JobParams = z.strictObject({ job_id: z.string().min(1).max(200) });
+
+/** Search-trends Related Queries: a grain in, a durable job out; the job is read back by polling. */
+export function trendsRoutes(ctx: GatewayContext) {
+  const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: 60 };
+  const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'job_not_found'];
+
+  return async function (app: FastifyInstance) {
+    app.post(
+      '/v1/search-trends/related-queries',
+      {
+        config: { scope: 'trends' },
+        schema: {
+          operationId: 'createRelatedQueriesJob',
+          tags: ['search-trends'],
+          summary: 'Start a durable job for the Top and Rising related queries of one complete grain',
+          security: BEARER_SECURITY,
+          headers: IdempotencyHeaders,
+          body: TrendsGrain,
+          response: responses({ 202: TrendsJobResponse }, [...AUTH_ERRORS, ...CREATION_ERRORS]),
+        },
+      },
+      async (request, reply) =>
+        withIdempotency(request, reply, idem, async () => {
+          const job = await ctx.trends.create({ team_id: teamOf(request), request: request.body as TrendsGrain }, ctx.now());
+          ctx.onTrendsJobCreated();
+          return { status: 202, body: { job: jobView(job) }, replayable: true };
+        }),
+    );
+
+    app.get(
+      '/v1/search-trends/jobs/:job_id',
+      {
+        config: { scope: 'trends' },
+        schema: {
+          operationId: 'getTrendsJob',
+          tags: ['search-trends'],
+          summary: 'A search-trends job: state, attempts, timestamps; Top and Rising related queries once completed',
+          security: BEARER_SECURITY,
+          params: JobParams,
+          response: responses({ 200: TrendsJobResponse }, readErrors),
+        },
+      },
+      async (request) => {
+        const { job_id } = request.params as z.infer<typeof JobParams>;
+        const job = await ctx.trends.get(job_id);
+        // Another team's job is indistinguishable from a missing one.
+        if (!job || job.team_id !== teamOf(request)) throw new ApiError('job_not_found', 'no such job', { details: { job_id } });
+        return { job: jobView(job) };
+      },
+    );
+  };
+}

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site.ts';
+import { createLightEngine, type LightEngine } from '../src/index.ts';
+import { testGuard, within } from './test-setup.ts';
+
+let site: FixtureSite;
+let engine: LightEngine;
+beforeAll(async () => {
+  site = await startFixtureSite();
+  engine = createLightEngine({ guard: testGuard() });
+});
+afterAll(async () => {
+  await engine?.close();
+  await site?.close();
+});
+
+describe('light engine request options', () => {
+  it('sends POST with an empty body and the caller’s headers', async () => {
+    const r = await engine.fetch({
+      url: `${site.origin('post.test')}/echo-headers`,
+      deadline: within(10_000),
+      method: 'POST',
+      headers: { cookie: 'NID=abc', accept: 'application/json' },
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const echoed = JSON.parse(r.body.toString()) as Record<string, string>;
+    expect(echoed['content-length']).toBe('0');
+    expect(echoed.cookie).toBe('NID=abc');
+    expect(echoed.accept).toBe('application/json');
+  });
+
+  it('answers a redirect as the response when told not to follow it', async () => {
+    const r = await engine.fetch({ url: `${site.origin('nofollow.test')}/redirect/3`, deadline: within(10_000), followRedirects: false });
+    expect(r).toMatchObject({ ok: true, statusCode: 302, redirects: 0 });
+    if (r.ok) expect(r.headers.location).toMatch(/\/redirect\/2$/);
+    expect(site.hits('/redirect/2', 'nofollow.test')).toBe(0);
+  });
+});

@@ -1,0 +1,17 @@
+import type { RedisConnection } from '@trawl/redis';
+import { MemoryTrendsJobStore } from './jobs/memory-job-store.ts';
+import { RedisTrendsJobStore } from './jobs/redis-job-store.ts';
+import type { TrendsJobStore } from './jobs/types.ts';
+import { MemoryRateLimiter, type RateLimitSettings, type UpstreamRateLimiter } from './rate-limit/rate-limiter.ts';
+import { RedisRateLimiter } from './rate-limit/redis-rate-limiter.ts';
+
+export interface TrendsBackends {
+  jobs: TrendsJobStore;
+  limiter: UpstreamRateLimiter;
+}
+
+/** Embedded (no Redis): in-process jobs and bucket. Cluster: both in Redis, shared by every process. */
+export function createTrendsBackends(redis: RedisConnection | null, prefix: string, rate: RateLimitSettings): TrendsBackends {
+  if (!redis) return { jobs: new MemoryTrendsJobStore(), limiter: new MemoryRateLimiter(rate) };
+  return { jobs: new RedisTrendsJobStore(redis, prefix), limiter: new RedisRateLimiter(redis, prefix, rate) };
+}

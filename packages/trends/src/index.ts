@@ -1,0 +1,13 @@
+export { createTrendsBackends, type TrendsBackends } from './backends.ts';
+export { jobView } from './jobs/job-record.ts';
+export { MemoryTrendsJobStore } from './jobs/memory-job-store.ts';
+export { RedisTrendsJobStore } from './jobs/redis-job-store.ts';
+export { WORKER_LOST, type ClaimOptions, type TrendsJobRecord, type TrendsJobStore, type TrendsLease } from './jobs/types.ts';
+export { acquire, MemoryRateLimiter, type RateLimitSettings, type UpstreamRateLimiter } from './rate-limit/rate-limiter.ts';
+export { RedisRateLimiter } from './rate-limit/redis-rate-limiter.ts';
+export { retryDelayMs, shouldRetry, type BackoffSettings } from './retry-policy.ts';
+export { TrendsRunner, type TrendsRunnerDeps, type TrendsRunnerSettings } from './runner/trends-runner.ts';
+export { normalizeRelatedQueries } from './upstream/normalize.ts';
+export { parseJsonBody, pickRelatedQueriesWidget } from './upstream/protocol.ts';
+export { TrendsClient, type TrendsClientOptions, type TrendsHttp } from './upstream/trends-client.ts';
+export { jobErrorOf, UpstreamError, type TrendsEndpoint, type UpstreamFailure } from './upstream/upstream-error.ts';

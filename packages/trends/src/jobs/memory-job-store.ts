@@ -1,0 +1,113 @@
+import type { TrendsJobError, TrendsResult } from '@trawl/contract';
+import { newJobRecord } from './job-record.ts';
+import { WORKER_LOST, type ClaimOptions, type TrendsJobRecord, type TrendsJobStore, type TrendsLease } from './types.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Embedded mode: jobs in a map of one process. Pinned to the Redis backend by the shared conformance suite. */
+export class MemoryTrendsJobStore implements TrendsJobStore {
+  // Kept as JSON so callers can never mutate stored state through a shared reference.
+  private readonly jobs = new Map<string, string>();
+  /** Queued jobs: id → not-before (ms). */
+  private readonly due = new Map<string, number>();
+  /** Running jobs: id → lease end (ms). */
+  private readonly leases = new Map<string, number>();
+  private readonly cache = new Map<string, { result: string; until: number }>();
+
+  async create(input: { team_id: string; request: TrendsJobRecord['request'] }, now: number): Promise<TrendsJobRecord> {
+    const job = newJobRecord(input, now);
+    this.put(job);
+    this.due.set(job.id, now);
+    return job;
+  }
+
+  async get(id: string) {
+    const s = this.jobs.get(id);
+    return s ? (JSON.parse(s) as TrendsJobRecord) : null;
+  }
+
+  async claim(owner: string, now: number, opts: ClaimOptions): Promise<TrendsLease | null> {
+    for (const [id, until] of this.leases) {
+      if (until > now) continue;
+      const job = (await this.get(id))!;
+      if (job.attempts >= opts.maxAttempts) {
+        this.leases.delete(id);
+        this.put({ ...job, state: 'failed', error: WORKER_LOST, owner: null, lease_until: null, updated_at: iso(now), completed_at: iso(now) });
+        continue;
+      }
+      return this.take(job, owner, now, opts.leaseMs);
+    }
+    let next: [string, number] | null = null;
+    // Insertion order is creation order, so ties on the due time go to the oldest job.
+    for (const entry of this.due) if (entry[1] <= now && (next === null || entry[1] < next[1])) next = entry;
+    if (next === null) return null;
+    this.due.delete(next[0]);
+    return this.take((await this.get(next[0]))!, owner, now, opts.leaseMs);
+  }
+
+  async renew(lease: TrendsLease, now: number, leaseMs: number) {
+    const job = this.held(lease);
+    if (!job) return false;
+    this.put({ ...job, lease_until: now + leaseMs });
+    this.leases.set(job.id, now + leaseMs);
+    return true;
+  }
+
+  async complete(lease: TrendsLease, result: TrendsResult, cached: boolean, now: number) {
+    return this.settle(lease, now, { state: 'completed', result, cached, completed_at: iso(now) });
+  }
+
+  async retry(lease: TrendsLease, runAt: number, now: number) {
+    const ok = this.settle(lease, now, { state: 'queued' });
+    if (ok) this.due.set(lease.job.id, runAt);
+    return ok;
+  }
+
+  async fail(lease: TrendsLease, error: TrendsJobError, now: number) {
+    return this.settle(lease, now, { state: 'failed', error, completed_at: iso(now) });
+  }
+
+  async cachedResult(teamId: string, grainKey: string, now: number) {
+    const hit = this.cache.get(`${teamId}\n${grainKey}`);
+    return hit && hit.until > now ? (JSON.parse(hit.result) as TrendsResult) : null;
+  }
+
+  async cacheResult(teamId: string, grainKey: string, result: TrendsResult, now: number, ttlMs: number) {
+    // Stale entries would otherwise live as long as the process.
+    for (const [k, v] of this.cache) if (v.until <= now) this.cache.delete(k);
+    this.cache.set(`${teamId}\n${grainKey}`, { result: JSON.stringify(result), until: now + ttlMs });
+  }
+
+  private put(job: TrendsJobRecord) {
+    this.jobs.set(job.id, JSON.stringify(job));
+  }
+
+  private take(job: TrendsJobRecord, owner: string, now: number, leaseMs: number): TrendsLease {
+    const taken: TrendsJobRecord = {
+      ...job,
+      state: 'running',
+      attempts: job.attempts + 1,
+      owner,
+      lease_until: now + leaseMs,
+      started_at: job.started_at ?? iso(now),
+      updated_at: iso(now),
+    };
+    this.put(taken);
+    this.leases.set(taken.id, now + leaseMs);
+    return { job: taken, owner, attempt: taken.attempts };
+  }
+
+  private held(lease: TrendsLease): TrendsJobRecord | null {
+    const s = this.jobs.get(lease.job.id);
+    const job = s ? (JSON.parse(s) as TrendsJobRecord) : null;
+    return job && job.state === 'running' && job.owner === lease.owner && job.attempts === lease.attempt ? job : null;
+  }
+
+  private settle(lease: TrendsLease, now: number, patch: Partial<TrendsJobRecord>): boolean {
+    const job = this.held(lease);
+    if (!job) return false;
+    this.leases.delete(job.id);
+    this.put({ ...job, ...patch, owner: null, lease_until: null, updated_at: iso(now) });
+    return true;
+  }
+}

@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+
+/** The recorded Google Trends answers (shared/fixtures/google-trends, next to this repository). */
+export const FIXTURES = new URL('../../../test/fixtures/google-trends/', import.meta.url);
+export const recording = (name: string) => readFileSync(new URL(name, FIXTURES));
+
+/** The recorded JSON of an answer, read independently of the code under test: everything after the first line. */
+export function recordedJson(name: string): any {
+  const text = recording(name).toString('utf8');
+  return JSON.parse(text.slice(text.indexOf('\n') + 1));
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTrendsSimulator, type TrendsSimulator } from '../../apps/trends-simulator/src/simulator.ts';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { maxInWindow } from '../support/max-in-window.ts';
+import { startWorkerProcess, stopAllProcesses, type ManagedProcess } from '../support/processes.ts';
+import { connect, randomPrefix, startRedisServer, type RedisServer } from '../support/redis-server.ts';
+import { createTrendsJob, getTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '../support/trends-client.ts';
+
+/**
+ * Issue 4 in cluster mode: jobs live in a real redis-server, the gateway runs no runner, and real `npm run worker`
+ * processes work them. A queued or running job survives gateway restarts; a worker killed with kill -9 leaves its
+ * job to another (attempts grow); the upstream rate limit holds across worker processes, counted at the simulator.
+ * The limit is scaled down in time (4 requests per second instead of 30 per minute) to keep the suite short.
+ */
+const RATE = { perWindow: 4, windowMs: 1000 };
+let sim: TrendsSimulator;
+let redis: RedisServer;
+let env: Record<string, string>;
+let gw: TestGateway;
+const workers: (ManagedProcess & { trendsRunner: string })[] = [];
+
+const grain = (keyword: string) => ({ ...PIZZA_GRAIN, keyword });
+const logs = () => workers.map((w) => `--- ${w.name}\n${w.output()}`).join('\n');
+
+async function addWorker(): Promise<ManagedProcess & { trendsRunner: string }> {
+  const p = await startWorkerProcess(`worker ${workers.length + 1}`, env);
+  const line = p.output().split('\n').find((l) => l.includes('"msg":"trawl worker started"'))!;
+  const w = Object.assign(p, { trendsRunner: (JSON.parse(line) as { trends_runners: string[] }).trends_runners[0] });
+  workers.push(w);
+  return w;
+}
+
+async function restartGateway(): Promise<void> {
+  await gw.close();
+  gw = await startTestGateway({ ...env, TRAWL_WORKERS: '0' });
+}
+
+beforeAll(async () => {
+  [sim, redis] = await Promise.all([startTrendsSimulator(), startRedisServer()]);
+  env = {
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: randomPrefix(),
+    TRAWL_TRENDS_BASE_URL: sim.url,
+    TRAWL_ALLOW_PRIVATE: '127.0.0.1/32',
+    TRAWL_TRENDS_RPM: String(RATE.perWindow),
+    TRAWL_TRENDS_RATE_WINDOW_MS: String(RATE.windowMs),
+    TRAWL_TRENDS_LEASE_MS: '1500',
+    TRAWL_TRENDS_BACKOFF_MS: '50',
+    TRAWL_TRENDS_BACKOFF_MAX_MS: '200',
+    TRAWL_TRENDS_CONCURRENCY: '2',
+    TRAWL_CONTENT_THREADS: '0',
+    LOG_LEVEL: 'warn',
+  };
+  gw = await startTestGateway({ ...env, TRAWL_WORKERS: '0' });
+});
+afterAll(async () => {
+  await gw?.close();
+  await stopAllProcesses();
+  await redis?.stop();
+  await sim?.close();
+});
+
+describe('search-trends jobs in cluster mode', () => {
+  it('keeps queued and running jobs across gateway restarts', async () => {
+    const queued = await createTrendsJob(gw, grain('restart while queued'));
+    await restartGateway();
+    expect(await getTrendsJob(gw, queued.id)).toMatchObject({ state: 'queued', attempts: 0 });
+    await Promise.all([addWorker(), addWorker()]);
+    expect(await waitForTrendsJob(gw, queued.id, { context: logs })).toMatchObject({ state: 'completed', attempts: 1 });
+
+    sim.inject('relatedsearches', { kind: 'slow', delayMs: 1500 });
+    const running = await createTrendsJob(gw, grain('restart while running'));
+    await waitForTrendsJob(gw, running.id, { until: (j) => j.state === 'running', context: logs });
+    await restartGateway();
+    expect(await waitForTrendsJob(gw, running.id, { context: logs })).toMatchObject({ state: 'completed', attempts: 1 });
+  });
+
+  it('holds the upstream rate limit across two worker processes', async () => {
+    sim.reset();
+    const jobs = await Promise.all(Array.from({ length: 8 }, (_, i) => createTrendsJob(gw, grain(`rate limited ${i}`))));
+    for (const job of jobs) expect(await waitForTrendsJob(gw, job.id, { context: logs })).toMatchObject({ state: 'completed' });
+    const calls = sim.calls();
+    expect(calls.length).toBeGreaterThanOrEqual(16);
+    // Both processes called Google: each did its own cookie step, so their calls carry different NID cookies.
+    expect(new Set(sim.calls('explore').map((c) => c.nid)).size).toBe(2);
+    // 200 ms of slack for the delay between a grant in Redis and the request's arrival here (see maxInWindow); a
+    // limiter per process would put about 6 calls in such a window (8 per second from two processes).
+    expect(maxInWindow(calls.map((c) => c.at), RATE.windowMs - 200)).toBeLessThanOrEqual(RATE.perWindow);
+  });
+
+  it('gives the job of a worker killed with kill -9 to another worker, with attempts grown', async () => {
+    sim.reset();
+    sim.inject('relatedsearches', { kind: 'slow', delayMs: 30_000 });
+    const job = await createTrendsJob(gw, grain('worker dies'));
+    const deadline = Date.now() + 20_000;
+    while (!sim.calls('relatedsearches').some((c) => c.status === 0)) {
+      if (Date.now() > deadline) throw new Error(`the job never reached relatedsearches\n${logs()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const conn = await connect(redis.url);
+    const owner = await conn.hGet(`${env.REDIS_PREFIX}trends:{trends}:job:${job.id}`, 'owner');
+    await conn.quit();
+    const victim = workers.find((w) => w.trendsRunner === owner && !w.exited());
+    expect(victim, `owner ${owner}`).toBeDefined();
+    await victim!.kill9();
+
+    const done = await waitForTrendsJob(gw, job.id, { context: logs });
+    expect(done).toMatchObject({ state: 'completed', attempts: 2, error: null });
+    expect(done.result!.top[0].query).toBe('pizza hut');
+    expect(workers.filter((w) => !w.exited())).toHaveLength(1);
+  });
+});
