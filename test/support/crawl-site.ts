@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
+import { selfSignedCertificate } from './tls-certificate.ts';
 
 /**
  * A crawlable web of our own: HTML pages defined by absolute URL, served by node:http listeners on 127.0.0.1 (one
@@ -201,18 +201,6 @@ async function listen(server: Server | HttpsServer): Promise<number> {
   const a = server.address();
   if (a === null || typeof a === 'string') throw new Error('listener has no TCP address');
   return a.port;
-}
-
-/** A one-day self-signed certificate, made with the openssl binary at test time (never checked in). */
-function selfSignedCertificate(dir: string): { key: Buffer; cert: Buffer } {
-  const keyFile = join(dir, 'key.pem');
-  const certFile = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=example.test', '-keyout', keyFile, '-out', certFile],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(keyFile), cert: readFileSync(certFile) };
 }
 
 function escapeHtml(s: string): string {

@@ -97,6 +97,8 @@ export function createGotScrapingClient(opts: { userAgent?: string } = {}): Http
         // got's POST stream waits for a body to be piped in; an empty string sends Content-Length: 0 at once.
         ...(req.method === 'POST' ? { method: 'POST' as const, body: '' } : {}),
         headers: { ...baseHeaders, ...req.headers },
+        // got-scraping turns certificate checks off by default; a data API must not accept forged TLS peers.
+        https: { rejectUnauthorized: true },
         timeout: req.connectTimeoutMs === undefined ? {} : { connect: req.connectTimeoutMs },
       });
       return readBounded(stream, req);
