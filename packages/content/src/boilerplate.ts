@@ -48,9 +48,13 @@ export function furnitureOf(el: DomElement): FurnitureMark | null {
   if (FURNITURE_TAGS.has(el.name)) return STRUCTURE;
   if (role !== undefined && FURNITURE_ROLES.has(role)) return STRUCTURE;
   if (NEVER_BY_NAME.has(el.name)) return null;
-  const names = attribs.class === undefined ? attribs.id : attribs.id === undefined ? attribs.class : `${attribs.class} ${attribs.id}`;
-  if (names === undefined || names === '') return null;
-  return markOfNames(names);
+  // Class and id are judged apart (their words never run into each other): no joined string to build and hash.
+  const byClass = attribs.class ? markOfNames(attribs.class) : null;
+  const byId = attribs.id ? markOfNames(attribs.id) : null;
+  if (byClass === null || byId === null) return byClass ?? byId;
+  const words = [...byClass.words];
+  for (const word of byId.words) if (!words.includes(word)) words.push(word);
+  return { kind: 'name', words };
 }
 
 // Pages repeat the same class strings many times; remember the verdicts (bounded, the process is long-lived).
@@ -60,7 +64,7 @@ const MAX_VERDICTS = 20_000;
 function markOfNames(names: string): FurnitureMark | null {
   let verdict = verdicts.get(names);
   if (verdict === undefined) {
-    const words = [...new Set(wordsOf(names).filter((word) => FURNITURE_WORDS.has(word)))];
+    const words = furnitureWords(names);
     verdict = words.length > 0 ? { kind: 'name', words } : null;
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(names, verdict);
@@ -75,6 +79,31 @@ export function isContentLandmark(el: DomElement): boolean {
   if (role === 'main' || role === 'article') return true;
   const itemprop = el.attribs.itemprop?.toLowerCase();
   return itemprop === 'articlebody' || itemprop === 'text' || itemprop === 'mainentityofpage';
+}
+
+/** The distinct furniture words of a class/id value, in order. */
+export function furnitureWords(names: string): string[] {
+  // Most values are new to the verdict cache on a real crawl, so this runs for most marked elements: one scan
+  // that only slices out candidate words, where wordsOf() builds three intermediate strings and arrays.
+  const found: string[] = [];
+  let start = -1;
+  let previous = 0;
+  for (let i = 0; i <= names.length; i++) {
+    const code = i < names.length ? names.charCodeAt(i) : 32;
+    if (code > 127) return [...new Set(wordsOf(names).filter((word) => FURNITURE_WORDS.has(word)))]; // Unicode case rules
+    const upper = code >= 65 && code <= 90;
+    const wordChar = upper || (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+    // A word ends at punctuation and where camelCase turns from lower to upper case.
+    const boundary = !wordChar || (upper && previous >= 97 && previous <= 122);
+    if (boundary && start >= 0) {
+      const word = names.slice(start, i).toLowerCase();
+      if (FURNITURE_WORDS.has(word) && !found.includes(word)) found.push(word);
+      start = -1;
+    }
+    if (wordChar && start < 0) start = i;
+    previous = code;
+  }
+  return found;
 }
 
 /** Lower-case words of a class/id value, splitting on punctuation and camelCase. */

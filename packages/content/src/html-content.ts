@@ -1,11 +1,10 @@
-import { parseHtml, textContent } from './dom.ts';
+import { parseHtml, textContent, type DomDocument, type DomElement } from './dom.ts';
 import { pageLinks } from './links.ts';
 import { extractMainContent } from './main-content.ts';
-import { htmlToMarkdown } from './markdown.ts';
+import { contentToMarkdown } from './markdown.ts';
 import { pageMetadata, pageTitle, type PageMetadata } from './metadata.ts';
 import { preparePage } from './prepare-page.ts';
 import { assessQuality, type ContentQuality } from './quality.ts';
-import { markdownShaper } from './markdown-shape.ts';
 import { serializeSanitized } from './sanitize-html.ts';
 import { collapse } from './text.ts';
 import { documentBase } from './urls.ts';
@@ -39,31 +38,31 @@ function extractHtml(source: string, finalUrl: string): HtmlContent {
   const title = pageTitle(page);
   const metadata = pageMetadata(page, title, baseUrl);
   const links = pageLinks(page.hrefs, baseUrl);
-  const pageText = collapse(textContent(page.root));
-
   const main = extractMainContent(page.root);
+  const pageTextLength = main.pageTextLength;
+  // Only a short page's text is searched for an "enable JavaScript" notice, so only then is it built.
+  const shortPageText = pageTextLength < 1000 ? main.pageText() : '';
   const html = serializeSanitized(main.root, { baseUrl });
-  const markdown = safeMarkdown(serializeSanitized(main.root, { baseUrl, rename: markdownShaper(), markdownAttributes: true }), main.root);
-  const mainText = collapse(textContent(main.root));
+  const markdown = safeMarkdown(main.root, baseUrl);
 
   const quality = assessQuality({
     signals: {
-      text_length: mainText.length,
-      text_to_markup_ratio: source.length > 0 ? round(pageText.length / source.length) : 0,
+      text_length: main.textLength,
+      text_to_markup_ratio: source.length > 0 ? round(pageTextLength / source.length) : 0,
       link_density: main.words > 0 ? round(main.linkWords / main.words) : 0,
-      empty_shell: pageText.length < 250 && (page.appRoot || page.scriptCount > 0),
-      script_only: pageText.length < 50 && page.scriptCount > 0,
+      empty_shell: pageTextLength < 250 && (page.appRoot || page.scriptCount > 0),
+      script_only: pageTextLength < 50 && page.scriptCount > 0,
       main_content_found: main.found,
     },
-    javascriptNotice: JAVASCRIPT_NOTICE.test(page.noscriptText) || (pageText.length < 1000 && JAVASCRIPT_NOTICE.test(pageText)),
+    javascriptNotice: JAVASCRIPT_NOTICE.test(page.noscriptText) || JAVASCRIPT_NOTICE.test(shortPageText),
   });
   return { title, markdown, html, metadata, links, quality };
 }
 
 /** Markdown of the content; plain paragraphs if the converter gives up (it recurses, and input can be hostile). */
-function safeMarkdown(html: string, root: Parameters<typeof textContent>[0]): string {
+function safeMarkdown(root: DomElement | DomDocument, baseUrl: string): string {
   try {
-    return htmlToMarkdown(html);
+    return contentToMarkdown(root, baseUrl);
   } catch {
     return collapse(textContent(root)).replace(/([\\`*_[\]#<>])/g, '\\$1');
   }

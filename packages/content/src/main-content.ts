@@ -1,5 +1,6 @@
 import type { DomDocument, DomElement, DomNode } from './dom.ts';
 import { buildPageModel, type PageModel } from './page-model.ts';
+import { collapse, CollapsedLength } from './text.ts';
 
 export interface MainContent {
   /** The subtree to publish, with page furniture inside it removed. */
@@ -8,6 +9,12 @@ export interface MainContent {
   found: boolean;
   words: number;
   linkWords: number;
+  /** collapse(textContent(root)).length, for root as returned. */
+  textLength: number;
+  /** The same for the whole page as it was before extraction. */
+  pageTextLength: number;
+  /** That text of the whole page, whitespace collapsed (built on demand). */
+  pageText(): string;
 }
 
 // A narrower container must keep this share of the region's estimated content...
@@ -25,19 +32,33 @@ const CORE_PROSE_WORDS = 250;
  */
 export function extractMainContent(root: DomDocument): MainContent {
   const model = buildPageModel(root);
+  const page = { pageTextLength: model.textLength, pageText: () => collapse(model.texts.data.join('')) };
   if (model.words[0] === 0) {
     // Everything with words was judged furniture (a page that is one big menu): return it rather than nothing.
-    return { root, found: false, words: model.totalWords, linkWords: model.totalLinkWords };
+    return { root, found: false, words: model.totalWords, linkWords: model.totalLinkWords, textLength: model.textLength, ...page };
   }
   const region = mainRegion(model);
   const core = coreOf(model, region);
-  detachDropped(model, core);
+  const end = detachDropped(model, core);
   return {
     root: model.nodes[core],
     found: core !== 0 && model.words[core] > 0,
     words: model.words[core],
     linkWords: model.linkWords[core],
+    textLength: keptTextLength(model, core, end),
+    ...page,
   };
+}
+
+/** Collapsed length of the text left in the subtree of nodes[core] (indices core..end-1) once detached. */
+function keptTextLength(model: PageModel, core: number, end: number): number {
+  const { texts, dropped } = model;
+  const length = new CollapsedLength();
+  for (let i = 0; i < texts.parent.length; i++) {
+    const parent = texts.parent[i];
+    if (parent >= core && parent < end && dropped[parent] === 0) length.add(texts.inner[i], texts.edges[i]);
+  }
+  return length.length;
 }
 
 /**
@@ -74,17 +95,19 @@ function coreOf(model: PageModel, region: number): number {
   return core;
 }
 
-/** Detaches the furniture inside the chosen subtree from the DOM. */
-function detachDropped(model: PageModel, chosen: number): void {
+/** Detaches the furniture inside the chosen subtree from the DOM; returns the end of the subtree's indices. */
+function detachDropped(model: PageModel, chosen: number): number {
   const { nodes, parent, dropped } = model;
   const inside = new Uint8Array(nodes.length);
   inside[chosen] = 1;
   const removed = new Set<DomNode>();
-  for (let i = chosen + 1; i < nodes.length && inside[parent[i]]; i++) {
-    inside[i] = 1;
-    if (dropped[i] === 1) removed.add(nodes[i] as DomElement);
+  let end = chosen + 1;
+  for (; end < nodes.length && inside[parent[end]]; end++) {
+    inside[end] = 1;
+    if (dropped[end] === 1) removed.add(nodes[end] as DomElement);
   }
   const parents = new Set<DomElement | DomDocument>();
   for (const node of removed) if (node.parent !== null) parents.add(node.parent);
   for (const el of parents) el.children = el.children.filter((child) => !removed.has(child));
+  return end;
 }

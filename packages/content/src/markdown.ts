@@ -1,7 +1,12 @@
-// The only module that touches turndown and turndown-plugin-gfm. Input is HTML we serialized ourselves
-// (sanitized, absolute URLs, tables and links already shaped for Markdown by markdown-shape.ts).
+// The only module that touches turndown and turndown-plugin-gfm. Input is the main content's subtree, sanitized
+// (absolute URLs, safe attributes) and shaped for Markdown (tables, links: markdown-shape.ts) on the way into a
+// small DOM of our own (markdown-dom.ts) that turndown walks directly: no HTML string, no second parse.
 import TurndownService from 'turndown';
 import gfmPlugins from 'turndown-plugin-gfm';
+import type { DomDocument, DomElement } from './dom.ts';
+import { markdownShaper } from './markdown-shape.ts';
+import { MarkdownTreeBuilder } from './markdown-tree.ts';
+import { serializeSanitized, walkSanitized, type SerializeOptions } from './sanitize-html.ts';
 
 type Node = TurndownService.Node;
 
@@ -15,6 +20,21 @@ const service = new TurndownService({
   linkStyle: 'inlined',
 });
 service.use(gfmPlugins.gfm);
+
+// turndown escapes every text node with 13 regular expressions in a row (escape() is its documented hook).
+// Text that has none of the characters they look for (most text) comes back unchanged from all 13, so it skips
+// them.
+const escapeAll = service.escape.bind(service);
+const ESCAPED_AT_START = /^[-+=#~>0-9]/;
+service.escape = (text) => (mayNeedEscapes(text) ? escapeAll(text) : text);
+
+// Native substring scans: several are still much cheaper than one character-class regular expression.
+function mayNeedEscapes(text: string): boolean {
+  return (
+    text.indexOf('\\') >= 0 || text.indexOf('*') >= 0 || text.indexOf('`') >= 0 || text.indexOf('[') >= 0 ||
+    text.indexOf(']') >= 0 || text.indexOf('_') >= 0 || ESCAPED_AT_START.test(text)
+  );
+}
 
 // Rules added later win over earlier ones (and over the plugin's).
 
@@ -71,13 +91,43 @@ service.addRule('emptyLink', {
   replacement: () => '',
 });
 
+/** Markdown of a content subtree; baseUrl resolves its links and images. */
+export function contentToMarkdown(root: DomElement | DomDocument, baseUrl: string): string {
+  const options = (): SerializeOptions => ({ baseUrl, rename: markdownShaper(), markdownAttributes: true });
+  const builder = new MarkdownTreeBuilder();
+  walkSanitized(root, options(), builder);
+  // Markup the HTML parser would rearrange: let it (rare, see markdown-tree.ts).
+  if (builder.failed) return htmlToMarkdown(serializeSanitized(root, options()));
+  if (builder.root.firstChild === null) return '';
+  return tidy(service.turndown(builder.root));
+}
+
+/** Markdown of an HTML string, parsed by turndown's own parser (domino): the reference the tests compare with. */
 export function htmlToMarkdown(html: string): string {
   if (html.trim() === '') return '';
   return tidy(service.turndown(html));
 }
 
+/** Trailing spaces and tabs of every line dropped, at most one blank line in a row, ends trimmed. */
 function tidy(markdown: string): string {
-  return markdown.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
+  // Line by line, the same as the two replacements of the fallback, which try a match at every space of the
+  // text. The fallback stays for text with CR, U+2028 or U+2029, which end lines for $ too.
+  if (markdown.indexOf('\r') >= 0 || markdown.indexOf('\u2028') >= 0 || markdown.indexOf('\u2029') >= 0) return markdown.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
+  let out = '';
+  let breaks = 0;
+  for (let start = 0; start <= markdown.length; ) {
+    let end = markdown.indexOf('\n', start);
+    if (end < 0) end = markdown.length;
+    let last = end;
+    while (last > start && (markdown.charCodeAt(last - 1) === 32 || markdown.charCodeAt(last - 1) === 9)) last--;
+    if (last > start) {
+      out += (breaks === 0 ? '' : breaks === 1 ? '\n' : '\n\n') + markdown.slice(start, last);
+      breaks = 0;
+    }
+    if (end < markdown.length) breaks++;
+    start = end + 1;
+  }
+  return out.trim();
 }
 
 // Highlighters often put each code line in its own block element instead of ending it with a newline.

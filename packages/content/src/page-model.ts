@@ -1,6 +1,6 @@
 import { isElement, type DomDocument, type DomElement, type DomNode } from './dom.ts';
 import { markFurniture } from './furniture.ts';
-import { WORD } from './text.ts';
+import { CollapsedLength, countTextFigures, type TextFigures } from './text.ts';
 
 /**
  * Per-element figures of a cleaned page, in flat arrays indexed by pre-order position (index 0 is the document
@@ -24,6 +24,11 @@ export interface PageModel {
   /** Words and link words of the whole page, furniture included. */
   totalWords: number;
   totalLinkWords: number;
+  /** Every text node in document order: its data, the index of its parent and its figures for
+   * CollapsedLength (counted here, in the one pass that reads every character). */
+  texts: { data: string[]; parent: number[]; inner: number[]; edges: number[] };
+  /** collapse(textContent(root)).length */
+  textLength: number;
 }
 
 // Elements that start a new block of text; everything else is inline and belongs to the nearest block above.
@@ -38,8 +43,6 @@ const BLOCKS = new Set([
 const PROSE_WORDS = 20;
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-
-const SENTENCE_PUNCTUATION = /[.,;:!?。、，]/g;
 
 export function buildPageModel(root: DomDocument): PageModel {
   const nodes: (DomElement | DomDocument)[] = [root];
@@ -59,6 +62,8 @@ export function buildPageModel(root: DomDocument): PageModel {
       stackInLink.push(inLink);
     }
   };
+  const texts: PageModel['texts'] = { data: [], parent: [], inner: [], edges: [] };
+  const pageText = new CollapsedLength();
   pushChildren(root.children, 0, 0, false);
   while (stackNodes.length > 0) {
     const node = stackNodes.pop()!;
@@ -66,7 +71,12 @@ export function buildPageModel(root: DomDocument): PageModel {
     const block = stackBlock.pop()!;
     const inLink = stackInLink.pop()!;
     if (node.type === 'text') {
-      countText(node.data, ownOf(own, block), inLink);
+      const { inner, edges } = countText(node.data, ownOf(own, block), inLink);
+      texts.data.push(node.data);
+      texts.parent.push(parent);
+      texts.inner.push(inner);
+      texts.edges.push(edges);
+      pageText.add(inner, edges);
       continue;
     }
     if (!isElement(node)) continue;
@@ -94,7 +104,13 @@ export function buildPageModel(root: DomDocument): PageModel {
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood], null);
   const dropped = markFurniture(nodes, parent, raw[0], raw[1], raw[2]);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
-  return { nodes, parent, words, linkWords, good, prose, dropped, totalWords: raw[0][0], totalLinkWords: raw[1][0] };
+  return {
+    nodes, parent, words, linkWords, good, prose, dropped,
+    totalWords: raw[0][0],
+    totalLinkWords: raw[1][0],
+    texts,
+    textLength: pageText.length,
+  };
 }
 
 /** Adds each element's figures into its parent's (children come after parents in pre-order), skipping dropped. */
@@ -123,12 +139,14 @@ function ownOf(own: Map<number, BlockText>, block: number): BlockText {
   return text;
 }
 
-function countText(data: string, text: BlockText, inLink: boolean): void {
-  const words = data.match(WORD)?.length ?? 0;
-  if (words === 0) return;
+function countText(data: string, text: BlockText, inLink: boolean): TextFigures {
+  const figures = countTextFigures(data);
+  const { words, punctuation } = figures;
+  if (words === 0) return figures;
   text.words += words;
   if (inLink) text.linkWords += words;
-  text.punctuation += data.match(SENTENCE_PUNCTUATION)?.length ?? 0;
+  text.punctuation += punctuation;
+  return figures;
 }
 
 /** How likely a block's own text is main content, 0..1, from its length, links and punctuation. */

@@ -40,12 +40,32 @@ export type Rename = string | null | { name: string | null; pad: true };
 
 const LEAVE_LINK = Symbol('leave link');
 const LEAVE_PRE = Symbol('leave pre');
+const VALID_NAME = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * Receives the sanitized tree as a stream of well-nested events. Text and attribute values are raw (not
+ * escaped); the attribute array (name, value, name, value...) is reused between calls, so a sink copies what
+ * it keeps. close is not called for void elements.
+ */
+export interface SanitizedSink {
+  open(name: string, attributes: readonly string[], isVoid: boolean): void;
+  close(name: string): void;
+  text(data: string): void;
+}
 
 export function serializeSanitized(root: DomElement | DomDocument, options: SerializeOptions): string {
-  const out: string[] = [];
+  const sink = new HtmlSink();
+  walkSanitized(root, options, sink);
+  return sink.html;
+}
+
+/** Walks the subtree as serializeSanitized would write it, telling the sink what to emit. */
+export function walkSanitized(root: DomElement | DomDocument, options: SerializeOptions, sink: SanitizedSink): void {
   const stack: (DomNode | string | typeof LEAVE_LINK | typeof LEAVE_PRE)[] = [];
   const children = isElement(root) && !UNWRAPPED.has(root.name) ? [root] : root.children;
   for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  const attributes: string[] = [];
+  const markdownOnly = options.markdownAttributes === true;
   let linkDepth = 0;
   let preDepth = 0;
   while (stack.length > 0) {
@@ -59,17 +79,19 @@ export function serializeSanitized(root: DomElement | DomDocument, options: Seri
       continue;
     }
     if (typeof node === 'string') {
-      out.push(node);
+      // A closing tag name, or a pad (a single space, never a valid tag name).
+      if (node === ' ') sink.text(node);
+      else sink.close(node);
       continue;
     }
     if (node.type === 'text') {
-      out.push(escapeText(node.data));
+      if (node.data !== '') sink.text(node.data);
       continue;
     }
     if (!isElement(node) || DROPPED.has(node.name)) continue;
     const renamed = options.rename === undefined ? node.name : options.rename(node, { inLink: linkDepth > 0, inPre: preDepth > 0 });
     const name = renamed !== null && typeof renamed === 'object' ? renamed.name : renamed;
-    const pad = renamed !== null && typeof renamed === 'object' ? ' ' : '';
+    const padded = renamed !== null && typeof renamed === 'object';
     if (node.name === 'a') {
       linkDepth++;
       stack.push(LEAVE_LINK);
@@ -77,24 +99,49 @@ export function serializeSanitized(root: DomElement | DomDocument, options: Seri
       preDepth++;
       stack.push(LEAVE_PRE);
     }
-    out.push(pad);
-    if (pad !== '') stack.push(pad);
-    if (name === null || UNWRAPPED.has(name) || !/^[a-z][a-z0-9-]*$/.test(name)) {
+    if (padded) {
+      sink.text(' ');
+      stack.push(' ');
+    }
+    if (name === null || UNWRAPPED.has(name) || !VALID_NAME.test(name)) {
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
       continue;
     }
-    out.push(`<${name}${attributes(node, options.baseUrl, options.markdownAttributes === true)}>`);
-    if (VOID.has(name)) continue;
-    stack.push(`</${name}>`);
+    safeAttributes(node, options.baseUrl, markdownOnly, attributes);
+    const isVoid = VOID.has(name);
+    sink.open(name, attributes, isVoid);
+    if (isVoid) continue;
+    stack.push(name);
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
   }
-  return out.join('');
 }
 
-function attributes(el: DomElement, baseUrl: string, markdownOnly: boolean): string {
-  let out = '';
-  for (const [name, value] of Object.entries(el.attribs)) {
+/** Writes the events as HTML text. */
+class HtmlSink implements SanitizedSink {
+  html = '';
+
+  open(name: string, attributes: readonly string[]): void {
+    let tag = `<${name}`;
+    for (let i = 0; i < attributes.length; i += 2) tag += ` ${attributes[i]}="${escapeAttribute(attributes[i + 1])}"`;
+    this.html += `${tag}>`;
+  }
+
+  close(name: string): void {
+    this.html += `</${name}>`;
+  }
+
+  text(data: string): void {
+    this.html += escapeText(data);
+  }
+}
+
+/** Fills out with the element's safe attributes as name, value pairs. */
+function safeAttributes(el: DomElement, baseUrl: string, markdownOnly: boolean, out: string[]): void {
+  out.length = 0;
+  const { attribs } = el;
+  for (const name in attribs) {
     if (markdownOnly && !MARKDOWN_ATTRIBUTES.has(name)) continue;
+    const value = attribs[name];
     let safe: string | null = null;
     if (name === 'class') safe = el.name === 'code' || el.name === 'pre' ? languageClass(value) : null;
     else if (!ATTRIBUTES.has(name)) safe = null;
@@ -103,9 +150,8 @@ function attributes(el: DomElement, baseUrl: string, markdownOnly: boolean): str
     // Line breaks in alt/title text would split a Markdown image or link over several lines.
     else if (name === 'alt' || name === 'title') safe = value.replace(/\s+/g, ' ').trim();
     else safe = value;
-    if (safe !== null) out += ` ${name}="${escapeAttribute(safe)}"`;
+    if (safe !== null) out.push(name, safe);
   }
-  return out;
 }
 
 function languageClass(value: string): string | null {
@@ -139,11 +185,14 @@ function safeSrcset(value: string, baseUrl: string): string | null {
   return candidates.length > 0 ? candidates.join(', ') : null;
 }
 
+// Most text has nothing to escape: native substring scans find that out much faster than the replacement.
 function escapeText(text: string): string {
+  if (text.indexOf('&') < 0 && text.indexOf('<') < 0 && text.indexOf('>') < 0) return text;
   return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }
 
 function escapeAttribute(text: string): string {
+  if (text.indexOf('&') < 0 && text.indexOf('<') < 0 && text.indexOf('>') < 0 && text.indexOf('"') < 0) return text;
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 

@@ -36,7 +36,8 @@ declare module 'turndown' {
   }
   class TurndownService {
     constructor(options?: TurndownService.Options);
-    turndown(html: string): string;
+    /** An HTML string, or a node whose children are converted (turndown works on a deep clone of it). */
+    turndown(input: string | TurndownService.Node): string;
     addRule(key: string, rule: TurndownService.Rule): this;
     remove(filter: TurndownService.Filter): this;
     keep(filter: TurndownService.Filter): this;
