@@ -76,6 +76,9 @@ export function createGotScrapingClient(opts: { userAgent?: string } = {}): Http
   const agent = { http: new TransformHeadersAgent(httpAgent), https: new TransformHeadersAgent(httpsAgent) };
   const client = gotScraping.extend({
     handlers: [noAlpnProbe],
+    // One generated browser identity per engine: got-scraping otherwise runs its header generator (a Bayesian
+    // network) on every request, a measurable share of a page's CPU, and a stable identity is more plausible.
+    sessionToken: {},
     http2: false,
     followRedirect: false,
     retry: { limit: 0 },
