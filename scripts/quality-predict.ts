@@ -18,7 +18,7 @@ if (outdir === undefined) {
   console.error('usage: quality-predict.ts <outdir> [--data DIR] [--ids ID,ID]');
   process.exit(2);
 }
-const data = flag('--data') ?? '/work/shared/quality/wcxb-dev';
+const data = flag('--data') ?? new URL('../../shared/quality/wcxb-dev', import.meta.url).pathname;
 const only = flag('--ids')?.split(',');
 
 const urls = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** The recorded Google Trends answers (shared/fixtures/google-trends, next to this repository). */
+/** The recorded Google Trends answers (test/fixtures/google-trends, a copy of shared/fixtures/google-trends). */
 export const FIXTURES = new URL('../../../test/fixtures/google-trends/', import.meta.url);
 export const recording = (name: string) => readFileSync(new URL(name, FIXTURES));
 
