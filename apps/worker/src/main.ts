@@ -1,9 +1,7 @@
-import { ConfigError, loadConfig } from '@trawl/config';
-import { createRuntime, startTrendsRunners, startWorkers } from '@trawl/runtime';
+import { createRuntime, runProcess, startTrendsRunners, startWorkers } from '@trawl/runtime';
 
 // `npm run worker`: one worker actor process against the shared Redis (REDIS_URL is required).
-try {
-  const config = loadConfig();
+await runProcess(async (config) => {
   if (!config.REDIS_URL) {
     process.stderr.write('npm run worker needs REDIS_URL (embedded mode runs its workers inside `npm start`)\n');
     process.exit(2);
@@ -17,25 +15,12 @@ try {
   process.stdout.write(
     `${JSON.stringify({ msg: 'trawl worker started', workers: workers.map((w) => w.id), trends_runners: trendsRunners.map((r) => r.id), pid: process.pid })}\n`,
   );
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      // Graceful: in-flight pages finish, shards and buffered leases go back at once; trends jobs in flight go
-      // back to the queue for another worker.
-      Promise.all([...workers.map((w) => w.stop()), ...trendsRunners.map((r) => r.stop())])
-        .then(() => runtime.close())
-        .then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-    });
-  }
-} catch (err) {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(2);
-  }
-  throw err;
-}
+  return {
+    // Graceful: in-flight pages finish, shards and buffered leases go back at once; trends jobs in flight go back
+    // to the queue for another worker.
+    async stop() {
+      await Promise.all([...workers.map((w) => w.stop()), ...trendsRunners.map((r) => r.stop())]);
+      await runtime.close();
+    },
+  };
+});

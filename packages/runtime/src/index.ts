@@ -132,3 +132,4 @@ export function startTrendsRunners(rt: Runtime, count: number, onError?: (err: u
   }
   return runners;
 }
+export { runProcess } from './process-main.ts';
