@@ -81,6 +81,9 @@ export const BrowserDebugDiagnostics = z.strictObject({
   enabled: z.boolean(),
   network_event_count: z.int().nonnegative(),
   console_message_count: z.int().nonnegative(),
+  // Present only when browser.virtual_scroll was asked for: scrolls that moved the container, distinct rows kept.
+  scroll_count: z.int().nonnegative().optional(),
+  rows_collected: z.int().nonnegative().optional(),
 });
 export const BrowserFailureDiagnostics = z.strictObject({
   present: z.boolean(),

@@ -1,0 +1,245 @@
+// Runs inside one frame: optionally scrolls a virtualized list and collects its rows, then serializes the
+// frame's DOM as HTML. Kept as plain text (read by page-scripts.ts) so that no transpiler output reaches the page.
+//
+// arg: {
+//   shadowKey: string | null      name of the closed-root map installed by shadow-capture.js; null = no flattening
+//   frames: Element[]             child <iframe>/<frame> elements, replaced by <!--{placeholder}{index}--> comments
+//   placeholder: string           per-render nonce prefix of those comments
+//   bodyOnly: boolean             only the body's content (an inlined child frame)
+//   virtualScroll: { selector, count, budgetMs } | null
+// }
+// returns { html: string, virtualScroll: { found, scrolls, rows } | null }
+(async function trawlSnapshot(arg) {
+  'use strict';
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+  const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
+  // Never content, or raw text we would have to re-escape: left out of the snapshot.
+  const DROP = new Set(['script', 'style', 'noscript', 'template', 'noembed', 'noframes']);
+  // Raw-text elements whose text, once escaped, would show entities: written as <pre>.
+  const AS_PRE = new Set(['xmp', 'plaintext', 'listing']);
+  const URL_ATTRS = new Set(['href', 'src', 'action', 'formaction', 'poster', 'cite', 'data', 'background', 'longdesc', 'xlink:href']);
+  // Row identity, in order of preference: an attribute every row of the first window carries. Index-like ones
+  // (the first five) also give the order.
+  const KEY_ATTRS = ['aria-rowindex', 'aria-posinset', 'data-index', 'data-row-index', 'data-item-index', 'data-key', 'data-row-key', 'data-id', 'id'];
+  const INDEX_ATTRS = new Set(KEY_ATTRS.slice(0, 5));
+
+  const closedRoots = arg.shadowKey && typeof window[arg.shadowKey] === 'function' ? window[arg.shadowKey]() : null;
+  const flatten = arg.shadowKey !== null;
+  const frameIndex = new Map();
+  arg.frames.forEach((el, i) => {
+    if (el) frameIndex.set(el, i);
+  });
+  const base = document.baseURI;
+
+  function escText(s) {
+    return s.replace(/[&<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
+  }
+  function escAttr(s) {
+    return s.replace(/[&"<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
+  }
+  function absolute(value) {
+    const v = value.trim();
+    if (v === '' || v.startsWith('#')) return value;
+    try {
+      return new URL(v, base).href;
+    } catch {
+      return value;
+    }
+  }
+  function absoluteSrcset(value) {
+    return value
+      .split(',')
+      .map((part) => {
+        const bits = part.trim().split(/\s+/);
+        if (bits[0]) bits[0] = absolute(bits[0]);
+        return bits.join(' ');
+      })
+      .join(', ');
+  }
+  function attrs(el) {
+    let out = '';
+    for (const a of Array.from(el.attributes)) {
+      const name = a.name;
+      // Event handlers are never content; odd names (set through setAttribute) could break the markup.
+      if (/^on/i.test(name) || !/^[^\s"'<>\/=\u0000-\u001f\u007f]+$/.test(name)) continue;
+      const lower = name.toLowerCase();
+      const value = URL_ATTRS.has(lower) ? absolute(a.value) : lower === 'srcset' ? absoluteSrcset(a.value) : a.value;
+      out += ` ${name}="${escAttr(value)}"`;
+    }
+    return out;
+  }
+  function shadowOf(el) {
+    if (!flatten) return null;
+    return el.shadowRoot || (closedRoots && closedRoots.get(el)) || null;
+  }
+
+  let rowsOverride = null; // { parent: Element, html: string[] } once a virtual scroll ran
+
+  function writeChildren(parent, out) {
+    const root = parent.nodeType === 1 ? shadowOf(parent) : null;
+    for (const child of Array.from((root || parent).childNodes)) writeNode(child, out);
+  }
+  function writeNode(node, out) {
+    if (node.nodeType === 3 || node.nodeType === 4) out.push(escText(node.data));
+    else if (node.nodeType === 1) writeElement(node, out);
+    // Comments, processing instructions and doctypes inside the tree are dropped: our placeholders are the only comments.
+  }
+  function writeSlot(slot, out) {
+    // A slot renders what is assigned to it, else its own fallback content; nested slots resolve the same way.
+    const assigned = slot.assignedNodes();
+    for (const n of assigned.length > 0 ? assigned : Array.from(slot.childNodes)) writeNode(n, out);
+  }
+  function writeElement(el, out) {
+    const tag = el.localName;
+    const html = el.namespaceURI === HTML_NS;
+    if (html && DROP.has(tag)) return;
+    if (html && flatten && tag === 'slot') return writeSlot(el, out);
+    if (html && (tag === 'iframe' || tag === 'frame') && frameIndex.has(el)) {
+      out.push(`<!--${arg.placeholder}${frameIndex.get(el)}-->`);
+      return;
+    }
+    const name = html && AS_PRE.has(tag) ? 'pre' : tag;
+    out.push(`<${name}${attrs(el)}>`);
+    if (html && VOID.has(tag)) return;
+    if (rowsOverride && el === rowsOverride.parent) out.push(rowsOverride.html.join(''));
+    else writeChildren(el, out);
+    out.push(`</${name}>`);
+  }
+  function serialize(el) {
+    const out = [];
+    writeElement(el, out);
+    return out.join('');
+  }
+
+  // ---- virtual scroll -------------------------------------------------------------------------------------
+  function isRow(el) {
+    if (el.namespaceURI === HTML_NS && DROP.has(el.localName)) return false;
+    // Spacers that give the list its height are empty boxes; they are not rows.
+    return el.textContent.trim() !== '' || el.querySelector('img,svg,video,picture,canvas,iframe,input') !== null;
+  }
+  /** The element holding the rows: the shallowest one with at least half as many children as the busiest. */
+  function rowParentOf(container) {
+    const levels = [];
+    let frontier = [container];
+    for (let depth = 0; depth < 6 && frontier.length > 0 && frontier.length < 2000; depth++) {
+      levels.push(frontier);
+      frontier = frontier.flatMap((e) => Array.from(e.children));
+    }
+    let most = 0;
+    for (const level of levels) for (const e of level) most = Math.max(most, e.childElementCount);
+    const enough = Math.max(2, Math.ceil(most / 2));
+    for (const level of levels) for (const e of level) if (e.childElementCount >= enough) return e;
+    return container;
+  }
+  function sleep(ms) {
+    return new Promise((r) => setTimeout(r, ms));
+  }
+  /** Waits until the list stopped changing: two frames, then 50 ms without mutations (at most 1 s). */
+  function settle(target, deadline) {
+    return new Promise((resolve) => {
+      const start = performance.now();
+      let last = start;
+      const observer = new MutationObserver(() => {
+        last = performance.now();
+      });
+      observer.observe(target, { childList: true, subtree: true, attributes: true, characterData: true });
+      let started = false;
+      const tick = () => {
+        const now = performance.now();
+        if (now - last >= 50 || now - start >= 1000 || Date.now() >= deadline) {
+          observer.disconnect();
+          resolve();
+        } else setTimeout(tick, 16);
+      };
+      const begin = () => {
+        if (started) return;
+        started = true;
+        tick();
+      };
+      requestAnimationFrame(() => requestAnimationFrame(begin));
+      setTimeout(begin, 100); // rAF does not run in a hidden page
+    });
+  }
+
+  async function virtualScroll(cfg) {
+    const deadline = Date.now() + cfg.budgetMs;
+    let container = null;
+    try {
+      container = document.querySelector(cfg.selector);
+    } catch {
+      container = null;
+    }
+    if (!container) return { found: false, scrolls: 0, rows: 0 };
+    const doc = container === document.documentElement || container === document.body || container === document.scrollingElement;
+    const scroller = doc ? document.scrollingElement || document.documentElement : container;
+    const rows = new Map();
+    let keyAttr;
+    let seq = 0;
+    let parent = container;
+
+    const collect = () => {
+      parent = rowParentOf(container);
+      const items = Array.from(parent.children).filter(isRow);
+      if (keyAttr === undefined && items.length > 0) keyAttr = KEY_ATTRS.find((k) => items.every((e) => e.hasAttribute(k))) || null;
+      const originTop = doc ? -window.scrollY : scroller.getBoundingClientRect().top - scroller.scrollTop;
+      const originLeft = doc ? -window.scrollX : scroller.getBoundingClientRect().left - scroller.scrollLeft;
+      for (const el of items) {
+        const box = el.getBoundingClientRect();
+        const top = Math.round(box.top - originTop);
+        const left = Math.round(box.left - originLeft);
+        const keyValue = keyAttr ? el.getAttribute(keyAttr) : null;
+        // Identity: the key attribute's value, else where the row sits in the list's own coordinates. Never the
+        // text, so two rows that read the same stay two rows.
+        const key = keyValue !== null ? `k:${keyValue}` : `p:${top}:${left}`;
+        const index = keyValue !== null && INDEX_ATTRS.has(keyAttr) && /^-?\d+$/.test(keyValue.trim()) ? Number(keyValue) : null;
+        const previous = rows.get(key);
+        // The latest rendering of a row wins (it may have finished loading since), the first sighting keeps its place.
+        rows.set(key, { html: serialize(el), top, left, index, seq: previous ? previous.seq : seq++ });
+      }
+    };
+
+    collect();
+    let scrolls = 0;
+    for (let i = 0; i < cfg.count && Date.now() < deadline; i++) {
+      const before = scroller.scrollTop;
+      const step = Math.max(1, doc ? window.innerHeight : scroller.clientHeight);
+      scroller.scrollTop = before + step;
+      await settle(container, deadline);
+      if (scroller.scrollTop <= before + 0.5) {
+        // At the end. A list that loads more on reaching the bottom gets one chance to grow.
+        await sleep(Math.min(300, Math.max(0, deadline - Date.now())));
+        scroller.scrollTop = before + step;
+        await settle(container, deadline);
+        if (scroller.scrollTop <= before + 0.5) break;
+      }
+      scrolls++;
+      collect();
+    }
+
+    const ordered = Array.from(rows.values()).sort((a, b) =>
+      a.index !== null && b.index !== null ? a.index - b.index || a.seq - b.seq : a.top - b.top || a.left - b.left || a.seq - b.seq,
+    );
+    const parentNow = container.isConnected ? rowParentOf(container) : null;
+    rowsOverride = { parent: parentNow, html: ordered.map((r) => r.html) };
+    return { found: true, scrolls, rows: ordered.length };
+  }
+
+  // ---- main ------------------------------------------------------------------------------------------------
+  const vs = arg.virtualScroll ? await virtualScroll(arg.virtualScroll) : null;
+  const out = [];
+  const root = document.documentElement;
+  if (arg.bodyOnly) {
+    const body = document.body || root;
+    if (body) writeChildren(body, out);
+  } else {
+    out.push('<!DOCTYPE html>');
+    if (root) writeElement(root, out);
+  }
+  let html = out.join('');
+  if (rowsOverride && rowsOverride.parent === null && rowsOverride.html.length > 0) {
+    // The list left the page after scrolling: its rows are kept, at the end of the body.
+    const rowsHtml = `<div data-trawl-virtual-rows="">${rowsOverride.html.join('')}</div>`;
+    html = html.includes('</body>') ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${rowsHtml}</body>`) : html + rowsHtml;
+  }
+  return { html, virtualScroll: vs };
+})
