@@ -106,7 +106,7 @@ describe.each(MODES)('crawl routes (%s)', (mode) => {
     }
     const unsupported: [unknown, string][] = [
       [{ urls: [ok], follow_sitemaps: true }, 'follow_sitemaps'],
-      [{ urls: [ok], browser: { wait_for_selector: 'main' } }, 'browser'],
+      [{ urls: [ok], browser: { wait_for_selector: 'main', colour: 'blue' } }, 'browser.colour'],
       [{ urls: [ok], extraction: { type: 'json_css', schema: { name: 'x', base_selector: 'a', fields: [{ name: 'h', selector: 'a', type: 'text' }] } } }, 'extraction'],
     ];
     for (const [body, field] of unsupported) {

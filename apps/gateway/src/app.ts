@@ -8,6 +8,7 @@ import { genRequestId } from './plugins/request-id.ts';
 import { zodValidatorCompiler } from './validation.ts';
 import { docsRoutes } from './routes/docs-route.ts';
 import { fetchRoutes } from './routes/fetch-route.ts';
+import { browserScrapeRoutes } from './routes/browser-scrape-route.ts';
 import { runRoutes } from './routes/run-routes.ts';
 import { adminRoutes } from './routes/admin-trpc.ts';
 import { crawlRoutes } from './routes/crawl-routes.ts';
@@ -81,6 +82,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   });
   await app.register(docsRoutes);
   await app.register(fetchRoutes(ctx));
+  await app.register(browserScrapeRoutes(ctx));
   await app.register(crawlRoutes(ctx));
   await app.register(trendsRoutes(ctx));
   await app.register(runRoutes(ctx));

@@ -1,7 +1,7 @@
 import type { TrawlConfig } from '@trawl/config';
 import type { CrawlServices } from '@trawl/crawler';
 import type { RunServices } from '@trawl/runs';
-import type { ContentProcessor, LightFetcher } from '@trawl/scrape';
+import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
 import type { TrendsJobStore } from '@trawl/trends';
 
@@ -10,6 +10,7 @@ export interface GatewayContext {
   config: TrawlConfig;
   store: Store;
   light: LightFetcher;
+  browser: BrowserRenderer;
   content: ContentProcessor;
   runs: RunServices;
   crawl: CrawlServices;

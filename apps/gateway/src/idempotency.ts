@@ -32,6 +32,8 @@ export interface CreationResult {
   body: unknown;
   /** False for answers that created nothing (e.g. out of credit): the key is released, not stored. */
   replayable: boolean;
+  /** Extra response headers (e.g. Retry-After); sent on the first answer only. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -78,11 +80,13 @@ export async function withIdempotency(
     await opts.store.releaseIdempotent(key, fingerprint);
     return send(reply, result);
   }
+  for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
   const stored: StoredResponse = { status: result.status, body: JSON.stringify(result.body) };
   await opts.store.completeIdempotent(key, fingerprint, stored, opts.ttlS);
   return reply.code(stored.status).type('application/json; charset=utf-8').send(stored.body);
 }
 
 function send(reply: FastifyReply, r: CreationResult): FastifyReply {
+  for (const [k, v] of Object.entries(r.headers ?? {})) reply.header(k, v);
   return reply.code(r.status).type('application/json; charset=utf-8').send(JSON.stringify(r.body));
 }

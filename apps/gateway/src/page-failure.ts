@@ -11,7 +11,8 @@ const MESSAGES: Record<string, string> = {
   http_error: 'the target answered with an error status',
   network_error: 'the target could not be reached',
   robots_disallowed: "the target's robots.txt disallows this page",
-  browser_capacity_full: 'no browser capacity was available',
+  browser_capacity_full: 'no browser capacity was available; retry shortly',
+  render_failed: 'the browser could not render the page',
 };
 
 /** The public error for a page run that delivered nothing (DESIGN.md "Page outcomes"). */
@@ -27,7 +28,9 @@ export function pageFailureError(f: ScrapeFailure, runId: string): ApiError {
     case 'timeout':
       return new ApiError('timeout', message, { details, retryable: true });
     case 'browser_capacity_full':
-      return new ApiError('service_unavailable', message, { details, retryable: true });
+      return new ApiError('service_unavailable', message, { details, retryable: true, headers: { 'retry-after': '1' } });
+    case 'render_failed':
+      return new ApiError('render_failed', message, { details, retryable: f.retryable });
     default:
       return new ApiError('fetch_failed', message, { details, retryable: f.retryable });
   }

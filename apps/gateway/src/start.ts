@@ -34,6 +34,7 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
     config,
     store,
     light: runtime.light,
+    browser: runtime.browser,
     content: runtime.content,
     now,
     runs: { store, billingMode: config.TRAWL_BILLING_MODE, artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S, now },

@@ -61,7 +61,7 @@ describe('OpenAPI document', () => {
       }
     }
     const fetchDoc = await doc('/api-docs/public-v1/openapi/fetch');
-    expect(Object.keys(fetchDoc.paths)).toEqual(['/v1/fetch']);
+    expect(Object.keys(fetchDoc.paths).sort()).toEqual(['/v1/browser-scrape', '/v1/fetch']);
   });
 
   it('has Markdown counterparts', async () => {

@@ -186,7 +186,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
   async function render(req: RenderRequest): Promise<RenderOutcome> {
     if (closed) return failure('render_failed', false, 0, { category: 'crash', stage: 'acquire', errorCode: 'pool_closed' });
     if (!isHttpUrl(req.url)) return failure('blocked_target', false, 0, { category: 'blocked', stage: 'navigate', errorCode: 'blocked_target' });
-    const waitMs = Math.min(acquireTimeoutMs, req.deadline - Date.now());
+    const waitMs = Math.min(req.acquireTimeoutMs ?? acquireTimeoutMs, req.deadline - Date.now());
     if (!(await slots.acquire(waitMs))) {
       if (Date.now() >= req.deadline) {
         return failure('timeout', true, 0, { category: 'timeout', stage: 'acquire', errorCode: 'deadline_exceeded' });

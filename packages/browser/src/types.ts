@@ -29,6 +29,11 @@ export interface RenderRequest {
   record?: boolean;
   /** Crawl scope: asked for every later hop of the top document (redirects and script navigations). */
   allowNavigation?: (from: URL, to: URL) => boolean;
+  /**
+   * Overrides the pool's wait for a free page. Synchronous callers keep the short default (a fast, honest
+   * browser_capacity_full); a crawl, which is asynchronous anyway, lets its pages queue for a browser instead.
+   */
+  acquireTimeoutMs?: number;
 }
 
 export type BrowserDebug = Diagnostics['browser_debug'];

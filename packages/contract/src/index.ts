@@ -4,3 +4,4 @@ export * from './page.ts';
 export * from './fetch.ts';
 export * from './crawl.ts';
 export * from './trends.ts';
+export * from './browser-scrape.ts';

@@ -39,6 +39,7 @@ export const BLOCK_REASONS = [
   'timeout',
   'robots_disallowed',
   'out_of_scope_redirect',
+  'render_failed',
 ] as const;
 export const BlockReason = z.enum(BLOCK_REASONS);
 export type BlockReason = z.infer<typeof BlockReason>;

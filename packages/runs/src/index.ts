@@ -1,1 +1,1 @@
-export { startPageRun, deliverPage, failPageRun, artifactUrl, PAGE_COST, type RunServices, type ExtraArtifact } from './page-runs.ts';
+export { startPageRun, deliverPage, failPageRun, artifactUrl, PAGE_COST, type RunServices } from './page-runs.ts';

@@ -1,5 +1,5 @@
 import type { Artifact, PublicPageResult, PublicRun } from '@trawl/contract';
-import type { ScrapedPage } from '@trawl/scrape';
+import type { PageArtifact, ScrapedPage } from '@trawl/scrape';
 import { newId, type RunRecord, type Store } from '@trawl/store';
 
 export interface RunServices {
@@ -9,11 +9,6 @@ export interface RunServices {
   now?: () => number;
 }
 
-export interface ExtraArtifact {
-  key: string;
-  contentType: string;
-  body: Buffer;
-}
 
 /** Cost of one delivered page, in credits. */
 export const PAGE_COST = 1;
@@ -58,21 +53,20 @@ export async function startPageRun(
   return record;
 }
 
-/** Stores the page's artifacts, turns the reservation into the charge, and completes the run. */
+/** Stores the page's artifacts (Markdown, HTML, and any the engine made), charges the credit, completes the run. */
 export async function deliverPage(
   svc: RunServices,
   record: RunRecord,
   page: ScrapedPage,
-  extra: ExtraArtifact[] = [],
 ): Promise<{ run: PublicRun; result: PublicPageResult }> {
   const at = iso(svc);
   const expiresAt = new Date(Date.parse(at) + svc.artifactRetentionS * 1000).toISOString();
-  const files: ExtraArtifact[] = [
+  const files: PageArtifact[] = [
     { key: 'markdown', contentType: 'text/markdown; charset=utf-8', body: Buffer.from(page.content.markdown, 'utf8') },
     ...(page.content.html === null
       ? []
       : [{ key: 'html', contentType: 'text/html; charset=utf-8', body: Buffer.from(page.content.html, 'utf8') }]),
-    ...extra,
+    ...page.artifacts,
   ];
   const artifacts: Artifact[] = [];
   for (const f of files) {

@@ -1,5 +1,6 @@
 import type { TrawlConfig } from '@trawl/config';
 import { CrawlWorker, type WorkerSettings } from '@trawl/crawler';
+import { createBrowserPool, type BrowserPool } from '@trawl/browser';
 import { createLightEngine, type LightEngine } from '@trawl/engines';
 import {
   MemoryCrawlStore,
@@ -23,6 +24,8 @@ export interface Runtime {
   crawls: CrawlStore;
   directory: ShardDirectory;
   light: LightEngine;
+  /** The Chromium pool (launched on first use). */
+  browser: BrowserPool;
   /** Parsing and Markdown, off the event loop when threads are configured. */
   content: ContentProcessor;
   redis: RedisConnection | null;
@@ -37,6 +40,14 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   const rules = HostResolverRules.parse(config.TRAWL_HOST_RESOLVER_RULES);
   const guard = new SsrfGuard({ allowPrivate: config.TRAWL_ALLOW_PRIVATE, rules });
   const light = createLightEngine({ guard, proxyUrl: config.TRAWL_PROXY_URL });
+  const browser = createBrowserPool({
+    guard,
+    rules,
+    executablePath: config.TRAWL_CHROMIUM_PATH,
+    maxPages: config.TRAWL_BROWSER_PAGES,
+    acquireTimeoutMs: config.TRAWL_BROWSER_ACQUIRE_MS,
+    recyclePagesPerBrowser: config.TRAWL_BROWSER_RECYCLE_PAGES,
+  });
   // Default: one content thread per spare core, so a process uses every core for parsing and Markdown.
   const content = createContentProcessor(config.TRAWL_CONTENT_THREADS ?? Math.min(4, availableParallelism() - 1));
   let redis: RedisConnection | null = null;
@@ -60,12 +71,14 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     crawls,
     directory,
     light,
+    browser,
     content,
     redis,
     trends,
     now,
     async close() {
       await light.close();
+      await browser.close();
       await content.close();
       await store.close();
       if (redis) await redis.quit();
@@ -95,6 +108,7 @@ export function startWorkers(rt: Runtime, count: number, onError?: (err: unknown
       crawls: rt.crawls,
       directory: rt.directory,
       light: rt.light,
+      browser: rt.browser,
       content: rt.content,
       settings: workerSettings(rt.config),
       onError,

@@ -1,4 +1,6 @@
-export type { ScrapedPage, ScrapeFailure, ScrapeOutcome } from './outcome.ts';
+export type { PageArtifact, ScrapedPage, ScrapeFailure, ScrapeOutcome } from './outcome.ts';
+export { scrapeBrowser, type BrowserRenderer, type BrowserScrapeRequest } from './browser-scrape.ts';
+export { scrapeWaterfall, browserReason, type WaterfallDeps } from './waterfall.ts';
 export { scrapeLight, retryAfterMs, type LightFetcher, type ScrapeDeps, type ScrapeRequest } from './light-scrape.ts';
 export {
   createContentProcessor,

@@ -1,9 +1,9 @@
-import type { Audit, BlockReason } from '@trawl/contract';
 import { UnsupportedContentTypeError } from '@trawl/content';
 import type { LightFetchOutcome, LightFetchRequest } from '@trawl/engines';
-import { lightDiagnostics, round } from './diagnostics.ts';
 import type { ContentProcessor } from './content-pool.ts';
+import { lightDiagnostics } from './diagnostics.ts';
 import type { ScrapeOutcome } from './outcome.ts';
+import { deliverable, failed, retryableStatus, type EngineAudit } from './page-build.ts';
 
 export interface LightFetcher {
   fetch(req: LightFetchRequest): Promise<LightFetchOutcome>;
@@ -16,106 +16,55 @@ export interface ScrapeRequest {
   signal?: AbortSignal;
 }
 
-/** HTTP statuses worth retrying later: the target may answer differently. */
-function retryableStatus(code: number): boolean {
-  return code === 408 || code === 425 || code === 429 || code >= 500;
-}
-
-function auditOf(r: LightFetchOutcome, qualityScore: number, blockReason: BlockReason | null): Audit {
-  return {
-    engine_winner: blockReason === null ? 'light' : null,
-    engines_attempted: ['light'],
-    fallback_reasons: [...r.fallbackReasons],
-    fallback_events: r.fallbackEvents.map((e) => ({ ...e })),
-    retry_stats: { total_attempts: r.attempts.length },
-    quality_score: round(qualityScore),
-    block_reason: blockReason,
-  };
-}
-
 export interface ScrapeDeps {
   light: LightFetcher;
   content: ContentProcessor;
 }
 
-/** Light retrieval plus content normalization: the whole Fetch pipeline of one URL. */
+function auditOf(r: LightFetchOutcome): EngineAudit {
+  return {
+    engines_attempted: ['light'],
+    fallback_reasons: [...r.fallbackReasons],
+    fallback_events: r.fallbackEvents.map((e) => ({ ...e })),
+    retry_stats: { total_attempts: r.attempts.length },
+  };
+}
+
+/** Light retrieval plus content normalization: the whole Fetch pipeline of one URL without a browser. */
 export async function scrapeLight({ light, content }: ScrapeDeps, req: ScrapeRequest): Promise<ScrapeOutcome> {
-  const r = await light.fetch({
-    url: req.url,
-    deadline: req.deadline,
-    allowRedirect: req.allowRedirect,
-    signal: req.signal,
-  });
-  const noQuality = { score: 0, confidence: 'high' as const };
+  const r = await light.fetch({ url: req.url, deadline: req.deadline, allowRedirect: req.allowRedirect, signal: req.signal });
+  const { content_quality: _, ...diagnostics } = lightDiagnostics({ score: 0, confidence: 'high' });
+  const audit = auditOf(r);
   if (!r.ok) {
-    return {
-      ok: false,
-      failure: {
-        blockReason: r.failure === 'timeout' ? 'timeout' : r.failure,
-        retryable: r.retryable,
-        statusCode: r.statusCode ?? null,
-        detail: null,
-        retryAfterMs: null,
-        audit: auditOf(r, 0, r.failure),
-        diagnostics: lightDiagnostics(noQuality),
-      },
-    };
+    return failed({ blockReason: r.failure, retryable: r.retryable, statusCode: r.statusCode ?? null, detail: null, retryAfterMs: null, audit, diagnostics });
   }
   if (r.statusCode < 200 || r.statusCode > 299) {
-    return {
-      ok: false,
-      failure: {
-        blockReason: 'http_error',
-        retryable: retryableStatus(r.statusCode),
-        statusCode: r.statusCode,
-        detail: `target answered HTTP ${r.statusCode}`,
-        retryAfterMs: retryAfterMs(r.headers['retry-after'], Date.now()),
-        audit: auditOf(r, 0, 'http_error'),
-        diagnostics: lightDiagnostics(noQuality),
-      },
-    };
+    return failed({
+      blockReason: 'http_error',
+      retryable: retryableStatus(r.statusCode),
+      statusCode: r.statusCode,
+      detail: `target answered HTTP ${r.statusCode}`,
+      retryAfterMs: retryAfterMs(r.headers['retry-after'], Date.now()),
+      audit,
+      diagnostics,
+    });
   }
-  let normalized;
   try {
-    normalized = await content.normalize({ body: r.body, contentType: r.contentType, url: r.finalUrl });
+    const normalized = await content.normalize({ body: r.body, contentType: r.contentType, url: r.finalUrl });
+    const page = deliverable({ url: req.url, finalUrl: r.finalUrl, statusCode: r.statusCode, contentType: r.contentType, normalized, engine: 'light', audit, diagnostics });
+    return { ok: true, page };
   } catch (err) {
     if (!(err instanceof UnsupportedContentTypeError)) throw err;
-    return {
-      ok: false,
-      failure: {
-        blockReason: 'unsupported_content_type',
-        retryable: false,
-        statusCode: r.statusCode,
-        detail: `content type ${mediaType(r.contentType)} cannot be converted to Markdown`,
-        retryAfterMs: null,
-        audit: auditOf(r, 0, 'unsupported_content_type'),
-        diagnostics: lightDiagnostics(noQuality),
-      },
-    };
-  }
-  const q = normalized.quality;
-  return {
-    ok: true,
-    page: {
-      url: req.url,
-      finalUrl: r.finalUrl,
+    return failed({
+      blockReason: 'unsupported_content_type',
+      retryable: false,
       statusCode: r.statusCode,
-      status: q.low_quality ? 'low_quality' : 'completed',
-      title: normalized.title,
-      content: {
-        markdown: normalized.markdown,
-        html: normalized.html,
-        metadata: {
-          ...normalized.metadata,
-          status_code: r.statusCode,
-          content_type: r.contentType,
-        },
-        links: normalized.links,
-      },
-      audit: auditOf(r, q.score, null),
-      diagnostics: lightDiagnostics(q),
-    },
-  };
+      detail: `content type ${mediaType(r.contentType)} cannot be converted to Markdown`,
+      retryAfterMs: null,
+      audit,
+      diagnostics,
+    });
+  }
 }
 
 /** Retry-After as delay-seconds or an HTTP date, capped at an hour (a hostile value must not park a host). */
@@ -133,7 +82,7 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
 }
 
 /** Only the media type (never parameters, which a hostile server could fill with anything). */
-function mediaType(contentType: string | null): string {
+export function mediaType(contentType: string | null): string {
   const t = (contentType ?? '').split(';')[0].trim().toLowerCase();
   return /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(t) ? t : 'unknown';
 }

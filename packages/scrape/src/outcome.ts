@@ -1,4 +1,12 @@
 import type { Audit, BlockReason, Diagnostics, PageContent } from '@trawl/contract';
+import type { ContentQuality } from '@trawl/content';
+
+/** A file produced with a page besides its Markdown and HTML (a screenshot, a HAR). */
+export interface PageArtifact {
+  key: string;
+  contentType: string;
+  body: Buffer;
+}
 
 /** A page worth delivering (status completed or low_quality). */
 export interface ScrapedPage {
@@ -10,6 +18,9 @@ export interface ScrapedPage {
   content: PageContent;
   audit: Audit;
   diagnostics: Diagnostics;
+  artifacts: PageArtifact[];
+  /** The measured quality behind `status` (internal: decides the browser fallback; not delivered as such). */
+  quality: ContentQuality;
 }
 
 /** No deliverable page; `blockReason` says why, `retryable` whether trying later may help. */

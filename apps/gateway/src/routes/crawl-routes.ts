@@ -15,7 +15,7 @@ const ItemsQuery = z.strictObject({
 });
 
 /** Fields of the contract this build does not serve yet: rejected, never ignored. */
-const NOT_YET: (keyof CrawlRequest)[] = ['browser', 'extraction'];
+const NOT_YET: (keyof CrawlRequest)[] = ['extraction'];
 
 export function crawlRoutes(ctx: GatewayContext) {
   const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: 60 };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BasicCrawler } from '@crawlee/basic';
 import { Configuration, log, LogLevel } from '@crawlee/core';
 import type { CrawlStore, ShardDirectory } from '@trawl/frontier';
-import type { ContentProcessor, LightFetcher } from '@trawl/scrape';
+import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
 import { BUDGET_BLOCK, reserveCrawlCredits } from '../crawl-service.ts';
 import { CrawlContexts } from './crawl-context.ts';
@@ -18,6 +18,8 @@ export interface CrawlWorkerDeps {
   crawls: CrawlStore;
   directory: ShardDirectory;
   light: LightFetcher;
+  /** Renders pages of crawls that ask for browser controls. */
+  browser: BrowserRenderer;
   content: ContentProcessor;
   settings?: Partial<WorkerSettings>;
   workerId?: string;
@@ -54,6 +56,7 @@ export class CrawlWorker {
       crawls: d.crawls,
       contexts,
       light: d.light,
+      browser: d.browser,
       content: d.content,
       robots: this.settings.robots
         ? new RobotsCache(d.light, d.directory, this.settings.robotsTtlMs, Math.min(10_000, this.settings.fetchTimeoutMs))

@@ -1,18 +1,27 @@
 import type { CrawlStore, FrontierRequest, Lease, PageResult } from '@trawl/frontier';
 import { hostOf, normalizeUrl } from '@trawl/frontier';
-import { scrapeLight, type ContentProcessor, type LightFetcher, type ScrapedPage, type ScrapeFailure } from '@trawl/scrape';
+import {
+  scrapeBrowser,
+  scrapeLight,
+  type BrowserRenderer,
+  type ContentProcessor,
+  type LightFetcher,
+  type ScrapedPage,
+  type ScrapeFailure,
+} from '@trawl/scrape';
 import type { StoredItem } from '../views.ts';
 import { CrawlContexts, type CrawlContext } from './crawl-context.ts';
 import type { RobotsCache } from './robots.ts';
 import type { WorkerSettings } from './settings.ts';
 
 /** Failure kinds that are a policy's refusal (blocked) rather than a failed retrieval. */
-const RETRIEVAL_FAILURES = new Set(['network_error', 'timeout', 'http_error']);
+const RETRIEVAL_FAILURES = new Set(['network_error', 'timeout', 'http_error', 'render_failed']);
 
 export interface PageTaskDeps {
   crawls: CrawlStore;
   contexts: CrawlContexts;
   light: LightFetcher;
+  browser: BrowserRenderer;
   content: ContentProcessor;
   robots: RobotsCache | null;
   settings: WorkerSettings;
@@ -30,6 +39,8 @@ export interface PageTaskDeps {
 /** The retry category of a retryable failure, or null when it should not be retried. */
 export function retryCategory(f: ScrapeFailure): string | null {
   if (!f.retryable) return null;
+  if (f.blockReason === 'browser_capacity_full') return 'browser_capacity';
+  if (f.blockReason === 'render_failed') return 'browser_crash';
   if (f.blockReason === 'timeout') return 'timeout';
   if (f.blockReason === 'network_error') return 'network';
   if (f.blockReason === 'http_error' && f.statusCode !== null) {
@@ -82,14 +93,16 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
     return;
   }
   const rule = ctx.rules[req.seed];
-  const outcome = await scrapeLight(deps, {
-    url: req.url,
-    deadline: Date.now() + deps.settings.fetchTimeoutMs,
-    allowRedirect: (_from, to) => {
-      const u = normalizeUrl(to.href);
-      return u !== null && rule.allows(u);
-    },
-  });
+  const deadline = Date.now() + deps.settings.fetchTimeoutMs;
+  const allowRedirect = (_from: URL, to: URL) => {
+    const u = normalizeUrl(to.href);
+    return u !== null && rule.allows(u);
+  };
+  // A crawl with browser controls renders every page; pages wait for a free browser page rather than fail,
+  // since the crawl is asynchronous anyway.
+  const outcome = ctx.plan.browser
+    ? await scrapeBrowser(deps, { url: req.url, deadline, controls: ctx.plan.browser, allowRedirect, acquireTimeoutMs: deps.settings.fetchTimeoutMs / 2 })
+    : await scrapeLight(deps, { url: req.url, deadline, allowRedirect });
   if (!outcome.ok) {
     const f = outcome.failure;
     const category = retryCategory(f);

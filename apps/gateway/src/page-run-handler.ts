@@ -1,0 +1,35 @@
+import type { FastifyRequest } from 'fastify';
+import { deliverPage, failPageRun, startPageRun } from '@trawl/runs';
+import type { ScrapeOutcome } from '@trawl/scrape';
+import { ApiError } from './api-error.ts';
+import type { GatewayContext } from './context.ts';
+import type { CreationResult } from './idempotency.ts';
+import { pageFailureError } from './page-failure.ts';
+import { teamOf } from './plugins/auth.ts';
+
+/**
+ * One synchronous page run (Fetch, Browser scrape): reserve the credit and open the run, scrape, then deliver
+ * the page (200) or close the run failed and answer the page outcome's error. Both are replayable.
+ */
+export async function runPageCreation(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  type: 'fetch' | 'browser_scrape',
+  scrape: () => Promise<ScrapeOutcome>,
+): Promise<CreationResult> {
+  const record = await startPageRun(ctx.runs, teamOf(request), type);
+  if (!record) {
+    const e = new ApiError('payment_required', 'the team has no credit left', { details: { resource: 'scrape' } });
+    return { status: e.status, body: e.toBody(request.id), replayable: false };
+  }
+  try {
+    const outcome = await scrape();
+    if (outcome.ok) return { status: 200, body: await deliverPage(ctx.runs, record, outcome.page), replayable: true };
+    const run = await failPageRun(ctx.runs, record, outcome.failure);
+    const e = pageFailureError(outcome.failure, run.id);
+    return { status: e.status, body: e.toBody(request.id), replayable: true, headers: e.headers };
+  } catch (err) {
+    await failPageRun(ctx.runs, record, { blockReason: 'internal_error', retryable: true });
+    throw err;
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { BrowserScrapeRequest, PageRunResponse, type ErrorCode } from '@trawl/contract';
+import { scrapeBrowser } from '@trawl/scrape';
+import type { GatewayContext } from '../context.ts';
+import { withIdempotency } from '../idempotency.ts';
+import { runPageCreation } from '../page-run-handler.ts';
+import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
+
+const BROWSER_SCRAPE_ERRORS: ErrorCode[] = [
+  ...AUTH_ERRORS,
+  ...CREATION_ERRORS,
+  'payment_required',
+  'timeout',
+  'fetch_failed',
+  'render_failed',
+  'service_unavailable',
+];
+
+/** POST /v1/browser-scrape: one URL rendered in Chromium with the browser controls (run type browser_scrape). */
+export function browserScrapeRoutes(ctx: GatewayContext) {
+  return async function (app: FastifyInstance) {
+    const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: Math.ceil(ctx.config.TRAWL_FETCH_TIMEOUT_MS / 1000) + 60 };
+    app.post(
+      '/v1/browser-scrape',
+      {
+        config: { scope: 'fetch' },
+        schema: {
+          operationId: 'browserScrape',
+          tags: ['fetch'],
+          summary: 'Render one URL in the browser engine (JavaScript, shadow DOM, iframes, virtual scroll), with optional screenshot and HAR',
+          security: BEARER_SECURITY,
+          headers: IdempotencyHeaders,
+          body: BrowserScrapeRequest,
+          response: responses({ 200: PageRunResponse }, BROWSER_SCRAPE_ERRORS),
+        },
+      },
+      async (request, reply) =>
+        withIdempotency(request, reply, idem, () => {
+          const body = request.body as BrowserScrapeRequest;
+          return runPageCreation(ctx, request, 'browser_scrape', () =>
+            scrapeBrowser(ctx, {
+              url: body.url,
+              deadline: ctx.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS,
+              controls: body.browser,
+              screenshot: body.screenshot,
+              record: body.record,
+            }),
+          );
+        }),
+    );
+  };
+}

@@ -1,0 +1,61 @@
+import type { Audit, Diagnostics } from '@trawl/contract';
+import type { NormalizedContent } from '@trawl/content';
+import { round } from './diagnostics.ts';
+import type { PageArtifact, ScrapedPage, ScrapeFailure, ScrapeOutcome } from './outcome.ts';
+
+/** The audit of one engine's attempt, before the quality score is known. */
+export type EngineAudit = Omit<Audit, 'quality_score' | 'block_reason' | 'engine_winner'>;
+/** Diagnostics before content quality is known. */
+export type EngineDiagnostics = Omit<Diagnostics, 'content_quality'>;
+
+/** HTTP statuses worth retrying later: the target may answer differently. */
+export function retryableStatus(code: number): boolean {
+  return code === 408 || code === 425 || code === 429 || code >= 500;
+}
+
+/** A failure outcome of one engine (nothing deliverable). */
+export function failed(
+  f: Omit<ScrapeFailure, 'audit' | 'diagnostics'> & { audit: EngineAudit; diagnostics: EngineDiagnostics },
+): ScrapeOutcome {
+  return {
+    ok: false,
+    failure: {
+      ...f,
+      audit: { ...f.audit, engine_winner: null, quality_score: 0, block_reason: f.blockReason },
+      diagnostics: { ...f.diagnostics, content_quality: { score: 0, confidence: 'high' } },
+    },
+  };
+}
+
+/** A deliverable page from normalized content, whichever engine fetched it. */
+export function deliverable(input: {
+  url: string;
+  finalUrl: string;
+  statusCode: number;
+  contentType: string | null;
+  normalized: NormalizedContent;
+  engine: string;
+  audit: EngineAudit;
+  diagnostics: EngineDiagnostics;
+  artifacts?: PageArtifact[];
+}): ScrapedPage {
+  const { normalized: n } = input;
+  const q = n.quality;
+  return {
+    url: input.url,
+    finalUrl: input.finalUrl,
+    statusCode: input.statusCode,
+    status: q.low_quality ? 'low_quality' : 'completed',
+    title: n.title,
+    content: {
+      markdown: n.markdown,
+      html: n.html,
+      metadata: { ...n.metadata, status_code: input.statusCode, content_type: input.contentType },
+      links: n.links,
+    },
+    audit: { ...input.audit, engine_winner: input.engine, quality_score: round(q.score), block_reason: null },
+    diagnostics: { ...input.diagnostics, content_quality: { score: round(q.score), confidence: q.confidence } },
+    artifacts: input.artifacts ?? [],
+    quality: q,
+  };
+}
