@@ -34,7 +34,7 @@ export const EnvSchema = z.object({
   TRAWL_TEAM_CREDITS: intFrom(0, Number.MAX_SAFE_INTEGER, 1000),
   TRAWL_BROWSER_PAGES: z.coerce.number().int().min(1).max(256).optional(),
   TRAWL_BROWSER_RECYCLE_PAGES: intFrom(1, 100_000, 100),
-  TRAWL_BROWSER_ACQUIRE_MS: intFrom(0, 60_000, 50),
+  TRAWL_BROWSER_ACQUIRE_MS: intFrom(0, 60_000, 20),
   TRAWL_CONTENT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   TRAWL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   TRAWL_WORKER_CONCURRENCY: intFrom(1, 1024, 32),
