@@ -25,12 +25,12 @@ async function startGateway(pages: number) {
   });
 }
 
-async function scrape(gateway: string, url: string): Promise<{ status: number; ms: number }> {
+async function scrape(gateway: string, url: string, waitForArticle = true): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
   const res = await fetch(`${gateway}/v1/browser-scrape`, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url, browser: { wait_for_selector: 'article' } }),
+    body: JSON.stringify({ url, ...(waitForArticle ? { browser: { wait_for_selector: 'article' } } : {}) }),
   });
   await res.arrayBuffer();
   return { status: res.status, ms: performance.now() - t0 };
@@ -76,6 +76,7 @@ export default async function run(): Promise<ScenarioResult> {
   let best = { trawl: 0, bare: 0, size: 0 };
   try {
     for (const size of SIZES) {
+      process.stderr.write(`browser-pool: size ${size}: Trawl\n`);
       const gw = await startGateway(size);
       let t;
       try {
@@ -83,6 +84,7 @@ export default async function run(): Promise<ScenarioResult> {
       } finally {
         await stop(gw.child);
       }
+      process.stderr.write(`browser-pool: size ${size}: bare loop\n`);
       const b = await bare(jsPage, size);
       const bareRate = b.renders / b.seconds;
       rows.push([size, t.rate, bareRate, t.rate / bareRate, t.pss / size, b.pssMb / size]);
@@ -93,12 +95,13 @@ export default async function run(): Promise<ScenarioResult> {
 
     // Time to reject at 3× capacity: fill the pool with slow renders, then measure the answers beyond capacity.
     const cap = 4;
+    process.stderr.write('browser-pool: time to reject\n');
     const gw = await startGateway(cap);
     try {
       await scrape(gw.info.url, jsPage);
       const rejects: number[] = [];
       for (let round = 0; round < 15; round++) {
-        const all = await Promise.all(Array.from({ length: 3 * cap }, () => scrape(gw.info.url, slowPage)));
+        const all = await Promise.all(Array.from({ length: 3 * cap }, () => scrape(gw.info.url, slowPage, false)));
         for (const r of all) if (r.status === 503) rejects.push(r.ms);
       }
       notes.push(
