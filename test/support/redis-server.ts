@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,4 +58,31 @@ export function randomPrefix(): string {
 
 export async function connect(url: string): Promise<RedisConnection> {
   return connectRedis(url, 'test');
+}
+
+/**
+ * One redis-server and connection for a test file, started before its tests and stopped after them. The
+ * returned object's `conn` is valid inside tests (and in factories they call).
+ */
+export function useRedis(): { readonly server: RedisServer; readonly conn: RedisConnection } {
+  let server: RedisServer | undefined;
+  let conn: RedisConnection | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    conn = await connect(server.url);
+  });
+  afterAll(async () => {
+    await conn?.quit();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('useRedis: used outside a test');
+      return server;
+    },
+    get conn() {
+      if (!conn) throw new Error('useRedis: used outside a test');
+      return conn;
+    },
+  };
 }

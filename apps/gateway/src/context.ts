@@ -14,8 +14,6 @@ export interface GatewayContext {
   content: ContentProcessor;
   runs: RunServices;
   crawl: CrawlServices;
-  /** Called after a crawl is created, so in-process workers start on it without waiting for a heartbeat. */
-  onCrawlCreated: () => void;
   trends: TrendsJobStore;
   /** Called after a trends job is created, so in-process runners take it without waiting for their poll. */
   onTrendsJobCreated: () => void;

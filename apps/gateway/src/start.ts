@@ -46,9 +46,6 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
       artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S,
       now,
     },
-    onCrawlCreated: () => {
-      for (const w of workers) w.nudge();
-    },
     trends: runtime.trends.jobs,
     onTrendsJobCreated: () => {
       for (const r of trendsRunners) r.nudge();

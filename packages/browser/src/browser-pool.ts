@@ -28,7 +28,7 @@ interface BrowserEntry {
 
 /**
  * A bounded pool of Chromium pages. At most maxPages renders run at once; a render that cannot get a page within
- * acquireTimeoutMs is answered browser_capacity_full right away. One Chromium serves the renders (each in its own
+ * acquireTimeoutMs (or that is predicted not to get one in time) is answered browser_capacity_full right away. One Chromium serves the renders (each in its own
  * context); it is launched on first use, retired after recyclePagesPerBrowser renders (a fresh process bounds
  * leaks) and replaced after a crash. A render whose browser dies under it is retried once on a fresh browser.
  */
@@ -187,14 +187,15 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     if (closed) return failure('render_failed', false, 0, { category: 'crash', stage: 'acquire', errorCode: 'pool_closed' });
     if (!isHttpUrl(req.url)) return failure('blocked_target', false, 0, { category: 'blocked', stage: 'navigate', errorCode: 'blocked_target' });
     const waitMs = Math.min(req.acquireTimeoutMs ?? acquireTimeoutMs, req.deadline - Date.now());
-    if (!(await slots.acquire(waitMs))) {
+    const lease = await slots.acquire(waitMs);
+    if (!lease) {
       if (Date.now() >= req.deadline) {
         return failure('timeout', true, 0, { category: 'timeout', stage: 'acquire', errorCode: 'deadline_exceeded' });
       }
       counts.rejectedForCapacity++;
       return failure('browser_capacity_full', true, 0, { category: 'capacity', stage: 'acquire', errorCode: 'browser_capacity_full' });
     }
-    const job = renderWithSlot(req).finally(() => slots.release());
+    const job = renderWithSlot(req).finally(() => lease.release());
     running.add(job);
     try {
       return await job;

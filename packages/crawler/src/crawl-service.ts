@@ -54,6 +54,7 @@ export async function createCrawl(svc: CrawlServices, teamId: string, req: Crawl
   if (prepaid > 0) await svc.crawls.addBudget(ids.crawl_id, prepaid);
   await svc.directory.addActiveCrawl(ids.crawl_id);
   for (const host of new Set(seeds.map((s) => s.host))) await svc.directory.registerHost(host, ids.crawl_id);
+  await svc.directory.announceWork();
   const snap = await svc.crawls.getCrawl(ids.crawl_id);
   return { ok: true, crawl: crawlJobView(snap!), run };
 }
@@ -123,5 +124,7 @@ export async function setCrawlPaused(svc: CrawlServices, teamId: string, crawlId
     ? await svc.crawls.transition(crawlId, ['queued', 'running'], 'paused', svc.now())
     : await svc.crawls.transition(crawlId, ['paused'], snap.started_at ? 'running' : 'queued', svc.now());
   if (!ok) return false;
+  // Workers learn of a pause (give back buffered leases) or a resume (ask for work) at once, not at a heartbeat.
+  await svc.directory.announceWork();
   return crawlJobView((await svc.crawls.getCrawl(crawlId))!);
 }

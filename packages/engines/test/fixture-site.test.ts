@@ -1,23 +1,12 @@
 import { inflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site.ts';
-import { createLightEngine, type LightEngine } from '../src/index.ts';
-import { testGuard, within } from './test-setup.ts';
+import { describe, expect, it } from 'vitest';
+import { useFixtureEngine, within } from './test-setup.ts';
 
 // The shared fixture site, checked through the light engine: the pages other tests rely on say what they claim.
-let site: FixtureSite;
-let engine: LightEngine;
-beforeAll(async () => {
-  site = await startFixtureSite();
-  engine = createLightEngine({ guard: testGuard() });
-});
-afterAll(async () => {
-  await engine?.close();
-  await site?.close();
-});
+const fx = useFixtureEngine();
 
 async function get(path: string, host = 'fixture.test') {
-  const r = await engine.fetch({ url: `${site.origin(host)}${path}`, deadline: within(10_000) });
+  const r = await fx.engine.fetch({ url: `${fx.site.origin(host)}${path}`, deadline: within(10_000) });
   if (!r.ok) throw new Error(`fixture page failed: ${r.failure}`);
   return r;
 }
@@ -78,13 +67,13 @@ describe('fixture site', () => {
   });
 
   it('counts hits by path and host and echoes the Host header', async () => {
-    const before = site.hits();
+    const before = fx.site.hits();
     await get('/echo-host', 'one.test');
     await get('/echo-host?x=1', 'two.test');
-    expect((await get('/echo-host', 'one.test')).body.toString()).toContain(`one.test:${site.port}`);
-    expect(site.hits('/echo-host')).toBe(3);
-    expect(site.hits('/echo-host', 'one.test')).toBe(2);
-    expect(site.hits(undefined, 'two.test')).toBe(1);
-    expect(site.hits()).toBe(before + 3);
+    expect((await get('/echo-host', 'one.test')).body.toString()).toContain(`one.test:${fx.site.port}`);
+    expect(fx.site.hits('/echo-host')).toBe(3);
+    expect(fx.site.hits('/echo-host', 'one.test')).toBe(2);
+    expect(fx.site.hits(undefined, 'two.test')).toBe(1);
+    expect(fx.site.hits()).toBe(before + 3);
   });
 });

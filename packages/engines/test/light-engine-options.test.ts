@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site.ts';
-import { createLightEngine, type LightEngine } from '../src/index.ts';
-import { testGuard, within } from './test-setup.ts';
+import { describe, expect, it } from 'vitest';
+import { useFixtureEngine, within } from './test-setup.ts';
 
-let site: FixtureSite;
-let engine: LightEngine;
-beforeAll(async () => {
-  site = await startFixtureSite();
-  engine = createLightEngine({ guard: testGuard() });
-});
-afterAll(async () => {
-  await engine?.close();
-  await site?.close();
-});
+const fx = useFixtureEngine();
 
 describe('light engine request options', () => {
   it('sends POST with an empty body and the caller’s headers', async () => {
-    const r = await engine.fetch({
-      url: `${site.origin('post.test')}/echo-headers`,
+    const r = await fx.engine.fetch({
+      url: `${fx.site.origin('post.test')}/echo-headers`,
       deadline: within(10_000),
       method: 'POST',
       headers: { cookie: 'NID=abc', accept: 'application/json' },
@@ -31,9 +20,9 @@ describe('light engine request options', () => {
   });
 
   it('answers a redirect as the response when told not to follow it', async () => {
-    const r = await engine.fetch({ url: `${site.origin('nofollow.test')}/redirect/3`, deadline: within(10_000), followRedirects: false });
+    const r = await fx.engine.fetch({ url: `${fx.site.origin('nofollow.test')}/redirect/3`, deadline: within(10_000), followRedirects: false });
     expect(r).toMatchObject({ ok: true, statusCode: 302, redirects: 0 });
     if (r.ok) expect(r.headers.location).toMatch(/\/redirect\/2$/);
-    expect(site.hits('/redirect/2', 'nofollow.test')).toBe(0);
+    expect(fx.site.hits('/redirect/2', 'nofollow.test')).toBe(0);
   });
 });

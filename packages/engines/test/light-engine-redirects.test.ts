@@ -1,56 +1,45 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site.ts';
-import { createLightEngine, type LightEngine } from '../src/index.ts';
-import { testGuard, within } from './test-setup.ts';
+import { describe, expect, it } from 'vitest';
+import { useFixtureEngine, within } from './test-setup.ts';
 
-let site: FixtureSite;
-let engine: LightEngine;
-beforeAll(async () => {
-  site = await startFixtureSite();
-  engine = createLightEngine({ guard: testGuard() });
-});
-afterAll(async () => {
-  await engine?.close();
-  await site?.close();
-});
+const fx = useFixtureEngine();
 
 describe('light engine redirects', () => {
   it('follows a chain of 3 redirects and reports the final URL', async () => {
-    const url = `${site.origin('chain.test')}/redirect/3`;
-    const r = await engine.fetch({ url, deadline: within(10_000) });
-    expect(r).toMatchObject({ ok: true, statusCode: 200, url, finalUrl: `${site.origin('chain.test')}/article`, redirects: 3 });
+    const url = `${fx.site.origin('chain.test')}/redirect/3`;
+    const r = await fx.engine.fetch({ url, deadline: within(10_000) });
+    expect(r).toMatchObject({ ok: true, statusCode: 200, url, finalUrl: `${fx.site.origin('chain.test')}/article`, redirects: 3 });
     expect(r.attempts).toEqual([{ route: 'direct', outcome: 'ok', elapsed_ms: expect.any(Number) }]);
     if (r.ok) expect(r.body.toString()).toContain('Tidal Energy in Small Harbours');
   });
 
   it('follows exactly 10 redirects', async () => {
-    const r = await engine.fetch({ url: `${site.origin('ten.test')}/redirect/10`, deadline: within(10_000) });
+    const r = await fx.engine.fetch({ url: `${fx.site.origin('ten.test')}/redirect/10`, deadline: within(10_000) });
     expect(r).toMatchObject({ ok: true, statusCode: 200, redirects: 10 });
   });
 
   it('fails the 11th redirect with redirect_limit, not retryable, without fetching the end of the chain', async () => {
-    const r = await engine.fetch({ url: `${site.origin('eleven.test')}/redirect/11`, deadline: within(10_000) });
+    const r = await fx.engine.fetch({ url: `${fx.site.origin('eleven.test')}/redirect/11`, deadline: within(10_000) });
     expect(r).toMatchObject({ ok: false, failure: 'redirect_limit', retryable: false, redirects: 10, statusCode: 302 });
     expect(r.attempts).toEqual([{ route: 'direct', outcome: 'limit', elapsed_ms: expect.any(Number) }]);
-    expect(site.hits('/article', 'eleven.test')).toBe(0);
+    expect(fx.site.hits('/article', 'eleven.test')).toBe(0);
   });
 
   it('stops a redirect loop at the limit', async () => {
-    const r = await engine.fetch({ url: `${site.origin('loop.test')}/loop`, deadline: within(10_000) });
+    const r = await fx.engine.fetch({ url: `${fx.site.origin('loop.test')}/loop`, deadline: within(10_000) });
     expect(r).toMatchObject({ ok: false, failure: 'redirect_limit', retryable: false });
-    expect(site.hits('/loop', 'loop.test')).toBe(11);
+    expect(fx.site.hits('/loop', 'loop.test')).toBe(11);
   });
 
   it('honours a smaller maxRedirects', async () => {
-    const r = await engine.fetch({ url: `${site.origin('small.test')}/redirect/3`, deadline: within(10_000), maxRedirects: 2 });
+    const r = await fx.engine.fetch({ url: `${fx.site.origin('small.test')}/redirect/3`, deadline: within(10_000), maxRedirects: 2 });
     expect(r).toMatchObject({ ok: false, failure: 'redirect_limit', redirects: 2 });
   });
 
   it('asks allowRedirect about every hop and fails with out_of_scope_redirect when it says no', async () => {
     const seen: [string, string][] = [];
-    const target = `${site.origin('elsewhere.test')}/article`;
-    const url = `${site.origin('scope.test')}/redirect-to?url=${encodeURIComponent(target)}`;
-    const r = await engine.fetch({
+    const target = `${fx.site.origin('elsewhere.test')}/article`;
+    const url = `${fx.site.origin('scope.test')}/redirect-to?url=${encodeURIComponent(target)}`;
+    const r = await fx.engine.fetch({
       url,
       deadline: within(10_000),
       allowRedirect: (from, to) => {
@@ -60,23 +49,23 @@ describe('light engine redirects', () => {
     });
     expect(r).toMatchObject({ ok: false, failure: 'out_of_scope_redirect', retryable: false, statusCode: 302, redirects: 0 });
     expect(seen).toEqual([[url, target]]);
-    expect(site.hits('/article', 'elsewhere.test')).toBe(0);
+    expect(fx.site.hits('/article', 'elsewhere.test')).toBe(0);
   });
 
   it('follows redirects that allowRedirect accepts', async () => {
-    const r = await engine.fetch({ url: `${site.origin('inscope.test')}/redirect/2`, deadline: within(10_000), allowRedirect: () => true });
+    const r = await fx.engine.fetch({ url: `${fx.site.origin('inscope.test')}/redirect/2`, deadline: within(10_000), allowRedirect: () => true });
     expect(r).toMatchObject({ ok: true, redirects: 2 });
   });
 
   it('keeps credentials on same-origin hops and drops them when a redirect leaves the origin', async () => {
     const headers = { authorization: 'Bearer secret-token', cookie: 'sid=1', 'x-trace': 'keep-me' };
-    const same = await engine.fetch({
-      url: `${site.origin('creds.test')}/redirect-to?url=/echo-headers`,
+    const same = await fx.engine.fetch({
+      url: `${fx.site.origin('creds.test')}/redirect-to?url=/echo-headers`,
       deadline: within(10_000),
       headers,
     });
-    const cross = await engine.fetch({
-      url: `${site.origin('creds.test')}/redirect-to?url=${encodeURIComponent(`${site.origin('other.test')}/echo-headers`)}`,
+    const cross = await fx.engine.fetch({
+      url: `${fx.site.origin('creds.test')}/redirect-to?url=${encodeURIComponent(`${fx.site.origin('other.test')}/echo-headers`)}`,
       deadline: within(10_000),
       headers,
     });
@@ -91,16 +80,16 @@ describe('light engine redirects', () => {
 
 describe('host resolver rules in the light engine', () => {
   it('maps several hostnames to the fixture site and sends each its own Host header', async () => {
-    for (const host of ['a.example.test', 'news.example.co.uk', 'site.test']) {
-      const r = await engine.fetch({ url: `${site.origin(host)}/echo-host`, deadline: within(10_000) });
+    for (const host of ['a.example.test', 'news.example.co.uk', 'fx.site.test']) {
+      const r = await fx.engine.fetch({ url: `${fx.site.origin(host)}/echo-host`, deadline: within(10_000) });
       expect(r, host).toMatchObject({ ok: true, statusCode: 200 });
-      if (r.ok) expect(r.body.toString()).toContain(`${host}:${site.port}`);
-      expect(site.hits('/echo-host', host)).toBe(1);
+      if (r.ok) expect(r.body.toString()).toContain(`${host}:${fx.site.port}`);
+      expect(fx.site.hits('/echo-host', host)).toBe(1);
     }
   });
 
   it('fails a name no rule maps (and that DNS cannot answer) as a retryable network error', async () => {
-    const r = await engine.fetch({ url: `http://unmapped.example:${site.port}/`, deadline: within(10_000) });
+    const r = await fx.engine.fetch({ url: `http://unmapped.example:${fx.site.port}/`, deadline: within(10_000) });
     expect(r).toMatchObject({ ok: false, failure: 'network_error', retryable: true });
   });
 });

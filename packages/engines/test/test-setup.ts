@@ -1,4 +1,7 @@
+import { afterAll, beforeAll } from 'vitest';
 import { HostResolverRules, SsrfGuard, type LookupAll } from '@trawl/net';
+import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site.ts';
+import { createLightEngine, type LightEngine } from '../src/index.ts';
 
 /** Tests never use real DNS: any name not mapped by the rules fails like getaddrinfo would. */
 export const noDns: LookupAll = async () => {
@@ -18,3 +21,27 @@ export function testGuard(opts: { allowPrivate?: string[]; rules?: string; looku
 
 /** A deadline `ms` from now. */
 export const within = (ms: number) => Date.now() + ms;
+
+/** The shared fixture site and a light engine with the test guard, for the tests of one file. */
+export function useFixtureEngine(): { readonly site: FixtureSite; readonly engine: LightEngine } {
+  let site: FixtureSite | undefined;
+  let engine: LightEngine | undefined;
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    engine = createLightEngine({ guard: testGuard() });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    await site?.close();
+  });
+  return {
+    get site() {
+      if (!site) throw new Error('useFixtureEngine: used outside a test');
+      return site;
+    },
+    get engine() {
+      if (!engine) throw new Error('useFixtureEngine: used outside a test');
+      return engine;
+    },
+  };
+}

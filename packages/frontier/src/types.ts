@@ -148,4 +148,8 @@ export interface ShardDirectory {
   activeCrawls(): Promise<string[]>;
   addActiveCrawl(crawlId: string): Promise<void>;
   removeActiveCrawl(crawlId: string): Promise<void>;
+  /** Tells every worker, in any process, that work may be waiting (a crawl created or resumed, hosts added). */
+  announceWork(): Promise<void>;
+  /** Calls onWork on every announcement; resolves, once listening, with a function that stops it. */
+  watchWork(onWork: () => void): Promise<() => Promise<void>>;
 }

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisConnection } from '@trawl/redis';
+import { describe, expect, it } from 'vitest';
 import {
   MemoryCrawlStore,
   RedisCrawlStore,
@@ -8,18 +7,9 @@ import {
   type CrawlStore,
   type FrontierRequest,
 } from '../src/index.ts';
-import { connect, randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
 
-let redis: RedisServer;
-let conn: RedisConnection;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  conn = await connect(redis.url);
-});
-afterAll(async () => {
-  await conn?.quit();
-  await redis?.stop();
-});
+const redis = useRedis();
 
 let n = 0;
 function plan(overrides: Partial<CrawlPlan> = {}): CrawlPlan {
@@ -47,7 +37,7 @@ function addsUp(s: CrawlSnapshot) {
 
 const backends: [string, () => CrawlStore][] = [
   ['memory', () => new MemoryCrawlStore()],
-  ['redis', () => new RedisCrawlStore(conn, randomPrefix())],
+  ['redis', () => new RedisCrawlStore(redis.conn, randomPrefix())],
 ];
 
 describe.each(backends)('crawl store conformance: %s', (_name, make) => {

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore, RedisStore, type Store, type RunRecord } from '../src/index.ts';
-import { startRedisServer, randomPrefix, connect, type RedisServer } from '../../../test/support/redis-server.ts';
-import type { RedisConnection } from '@trawl/redis';
+import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
 
-let redis: RedisServer;
-let conn: RedisConnection;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  conn = await connect(redis.url);
-});
-afterAll(async () => {
-  await conn?.quit();
-  await redis?.stop();
-});
+const redis = useRedis();
 
 interface Clock {
   t: number;
 }
 const backends: [string, (clock: Clock) => Store][] = [
   ['memory', (clock) => new MemoryStore(() => clock.t)],
-  ['redis', (clock) => new RedisStore(conn, randomPrefix(), () => clock.t)],
+  ['redis', (clock) => new RedisStore(redis.conn, randomPrefix(), () => clock.t)],
 ];
 
 function runRecord(id: string, team: string): RunRecord {

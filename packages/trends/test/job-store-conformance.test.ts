@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrendsGrain, TrendsResult } from '@trawl/contract';
-import type { RedisConnection } from '@trawl/redis';
 import { MemoryTrendsJobStore, RedisTrendsJobStore, WORKER_LOST, type TrendsJobStore } from '../src/index.ts';
-import { connect, randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
 
-let redis: RedisServer;
-let conn: RedisConnection;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  conn = await connect(redis.url);
-});
-afterAll(async () => {
-  await conn?.quit();
-  await redis?.stop();
-});
+const redis = useRedis();
 
 const backends: [string, () => TrendsJobStore][] = [
   ['memory', () => new MemoryTrendsJobStore()],
-  ['redis', () => new RedisTrendsJobStore(conn, randomPrefix())],
+  ['redis', () => new RedisTrendsJobStore(redis.conn, randomPrefix())],
 ];
 
 const GRAIN: TrendsGrain = { keyword: 'pizza', geo: '', timeframe: '2021-01-01 2021-12-31', category: 0, property: '', hl: 'en-US', tz: 360 };

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisConnection } from '@trawl/redis';
+import { describe, expect, it } from 'vitest';
 import { acquire, MemoryRateLimiter, RedisRateLimiter, type RateLimitSettings, type UpstreamRateLimiter } from '../src/index.ts';
 import { maxInWindow } from '../../../test/support/max-in-window.ts';
-import { connect, randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
 
-let redis: RedisServer;
-let conn: RedisConnection;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  conn = await connect(redis.url);
-});
-afterAll(async () => {
-  await conn?.quit();
-  await redis?.stop();
-});
+const redis = useRedis();
 
 const backends: [string, (s: RateLimitSettings) => UpstreamRateLimiter][] = [
   ['memory', (s) => new MemoryRateLimiter(s)],
-  ['redis', (s) => new RedisRateLimiter(conn, randomPrefix(), s)],
+  ['redis', (s) => new RedisRateLimiter(redis.conn, randomPrefix(), s)],
 ];
 
 describe.each(backends)('upstream rate limiter conformance: %s', (_name, make) => {
@@ -66,8 +56,8 @@ describe.each(backends)('upstream rate limiter conformance: %s', (_name, make) =
 describe('redis rate limiter', () => {
   it('is one bucket for every limiter on the same prefix (every process of a cluster)', async () => {
     const prefix = randomPrefix();
-    const a = new RedisRateLimiter(conn, prefix, { perWindow: 2, windowMs: 1000 });
-    const b = new RedisRateLimiter(conn, prefix, { perWindow: 2, windowMs: 1000 });
+    const a = new RedisRateLimiter(redis.conn, prefix, { perWindow: 2, windowMs: 1000 });
+    const b = new RedisRateLimiter(redis.conn, prefix, { perWindow: 2, windowMs: 1000 });
     expect(await a.take()).toBe(0);
     expect(await b.take()).toBeGreaterThan(400);
   });

@@ -60,7 +60,6 @@ export function crawlRoutes(ctx: GatewayContext) {
             const e = new ApiError('payment_required', 'the team has no credit left', { details: { resource: 'crawl' } });
             return { status: e.status, body: e.toBody(request.id), replayable: false };
           }
-          ctx.onCrawlCreated();
           return { status: 202, body: { crawl: created.crawl, run: created.run }, replayable: true };
         });
       },
@@ -136,8 +135,6 @@ export function crawlRoutes(ctx: GatewayContext) {
               details: { crawl_id },
             });
           }
-          // In-process workers pick up a pause or resume at once rather than at their next heartbeat.
-          ctx.onCrawlCreated();
           return { crawl: r };
         },
       );

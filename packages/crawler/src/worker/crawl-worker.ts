@@ -41,11 +41,14 @@ export class CrawlWorker {
   private readonly crawler: BasicCrawler;
   private readonly deps: PageTaskDeps;
   private running: Promise<unknown> | null = null;
+  private unwatch: Promise<() => Promise<void>> | null = null;
+  private readonly onError: (err: unknown) => void;
 
   constructor(private readonly d: CrawlWorkerDeps) {
     this.id = d.workerId ?? `worker_${randomBytes(6).toString('base64url')}`;
     this.settings = { ...DEFAULT_WORKER_SETTINGS, ...d.settings };
     const onError = d.onError ?? ((err: unknown) => process.stderr.write(`crawl worker: ${(err as Error).message}\n`));
+    this.onError = onError;
     this.manager = new FrontierRequestManager(d.crawls, this.settings);
     const contexts = new CrawlContexts(d.crawls);
     const finalize = async (crawlId: string) => {
@@ -67,6 +70,7 @@ export class CrawlWorker {
       },
       onNewHosts: async (crawlId, hosts) => {
         for (const h of hosts) await d.directory.registerHost(h, crawlId);
+        await d.directory.announceWork();
       },
       onLinksAdmitted: (hosts) => {
         for (const h of hosts) this.manager.wakeHost(h);
@@ -136,10 +140,16 @@ export class CrawlWorker {
   start(): void {
     this.keeper.start();
     this.running = this.crawler.run();
+    // New crawls and hosts are announced: react at once rather than at the next heartbeat.
+    this.unwatch = this.d.directory.watchWork(() => this.nudge()).catch((err: unknown) => {
+      this.onError(err);
+      return async () => undefined;
+    });
   }
 
   /** Stops taking work, lets in-flight pages finish, gives back shards and buffered leases. */
   async stop(): Promise<void> {
+    await (await this.unwatch)?.();
     await this.keeper.stop();
     this.crawler.stop();
     await this.crawler.autoscaledPool?.abort();

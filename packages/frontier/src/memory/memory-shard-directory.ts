@@ -8,6 +8,7 @@ export class MemoryShardDirectory implements ShardDirectory {
   private slow = new Map<string, number>();
   private robots = new Map<string, { body: string | null; until: number }>();
   private active = new Set<string>();
+  private watchers = new Set<() => void>();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -82,5 +83,16 @@ export class MemoryShardDirectory implements ShardDirectory {
   }
   async removeActiveCrawl(crawlId: string) {
     this.active.delete(crawlId);
+  }
+  async announceWork() {
+    // Later, not inline: the announcer finishes its own step before workers run theirs.
+    for (const w of this.watchers) queueMicrotask(w);
+  }
+  async watchWork(onWork: () => void) {
+    const w = () => onWork();
+    this.watchers.add(w);
+    return async () => {
+      this.watchers.delete(w);
+    };
   }
 }

@@ -41,4 +41,8 @@ export class FrontierKeys {
   activeCrawls() {
     return `${this.prefix}crawls:active`;
   }
+  /** Pub/sub channel on which new work is announced to workers. */
+  workChannel() {
+    return `${this.prefix}work`;
+  }
 }

@@ -84,4 +84,21 @@ export class RedisShardDirectory implements ShardDirectory {
   async removeActiveCrawl(crawlId: string) {
     await this.redis.sRem(this.k.activeCrawls(), crawlId);
   }
+  async announceWork() {
+    await this.redis.publish(this.k.workChannel(), '1');
+  }
+  async watchWork(onWork: () => void) {
+    // Subscribing takes a connection of its own (a subscribed connection runs no other commands).
+    const sub = this.redis.duplicate();
+    sub.on('error', () => {
+      // Reconnects on its own; announcements missed meanwhile are caught by the next heartbeat.
+    });
+    await sub.connect();
+    const channel = this.k.workChannel();
+    await sub.subscribe(channel, () => onWork());
+    return async () => {
+      await sub.unsubscribe(channel).catch(() => undefined);
+      await sub.quit().catch(() => undefined);
+    };
+  }
 }
