@@ -130,7 +130,9 @@ export class CrawlWorker {
           }
         },
       },
-      new Configuration({ persistStorage: false, purgeOnStart: false }),
+      // Concurrency is fixed (min = max), so Crawlee's system-info sampling steers nothing; at its default it
+      // spawns `ps -A` every second in every worker. Sample once an hour instead.
+      new Configuration({ persistStorage: false, purgeOnStart: false, systemInfoIntervalMillis: 3_600_000 }),
     );
     // BasicCrawler 3.18.1 documents a `requestManager` option but its exact-shape option check rejects it.
     // Set the two fields its constructor would set from that option; run() then uses our manager as is.
