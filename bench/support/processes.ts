@@ -7,6 +7,7 @@ export async function startNodeProcess<T>(
   script: string,
   env: Record<string, string> = {},
   args: string[] = [],
+  onLine?: (line: string) => void,
 ): Promise<{ child: ChildProcess; info: T }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: { ...process.env, ...env },
@@ -17,6 +18,7 @@ export async function startNodeProcess<T>(
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     // The first JSON line that is not a pino log line is the process's announcement.
     rl.on('line', (line) => {
+      onLine?.(line);
       try {
         const v = JSON.parse(line) as Record<string, unknown>;
         if (v && typeof v === 'object' && !('level' in v)) resolve(v as T);
