@@ -255,13 +255,13 @@ function refusalResult(refusal: MainRefusal, fail: (r: RenderBlockReason, retrya
 }
 
 /**
- * Alternates between "no request in flight" (seen from the browser's network events) and "the DOM stopped
- * changing" (seen inside the page, after the timers load queued have run) until a DOM pause started no new
- * request. The in-page wait also paces us by the page's own main thread: a starved renderer is not cut short.
+ * Waits until the DOM has stopped changing (seen inside the page, after the timers load queued have run) while no
+ * request has been in flight (seen from the browser's network events). The two quiet windows overlap, so a page
+ * that is already done costs one window, not two; activity in either starts another round. The in-page wait also
+ * paces us by the page's own main thread: a starved renderer is not cut short.
  */
 async function settle(session: DriverSession, live: { requests: number; inflight: number; lastActivity: number }, until: number): Promise<void> {
   for (let round = 0; round < 5 && Date.now() < until; round++) {
-    await networkQuiet(live, until);
     const started = live.requests;
     const maxMs = until - Date.now();
     if (maxMs <= 0) return;
@@ -272,14 +272,18 @@ async function settle(session: DriverSession, live: { requests: number; inflight
       if (driverErrorKind(err) !== 'other') throw err;
       continue;
     }
-    if (live.inflight === 0 && live.requests === started) return;
+    if (live.requests === started && networkIsQuiet(live)) return;
+    await networkQuiet(live, until);
   }
 }
+
+const networkIsQuiet = (live: { inflight: number; lastActivity: number }) =>
+  live.inflight === 0 && Date.now() - live.lastActivity >= NETWORK_QUIET_MS;
 
 /** Waits until no request has been in flight for NETWORK_QUIET_MS, or until `until`. */
 async function networkQuiet(live: { inflight: number; lastActivity: number }, until: number): Promise<void> {
   while (Date.now() < until) {
-    if (live.inflight === 0 && Date.now() - live.lastActivity >= NETWORK_QUIET_MS) return;
+    if (networkIsQuiet(live)) return;
     await new Promise((r) => setTimeout(r, 10));
   }
 }
