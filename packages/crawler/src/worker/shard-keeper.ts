@@ -13,6 +13,9 @@ export interface ShardKeeperDeps {
   onError(err: unknown): void;
 }
 
+/** Announced work runs a heartbeat at most this often (the regular heartbeat is TRAWL_HEARTBEAT_MS). */
+const MIN_POKE_GAP_MS = 100;
+
 function shuffle<T>(a: T[]): T[] {
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
@@ -33,7 +36,10 @@ export class ShardKeeper {
 
   constructor(private readonly d: ShardKeeperDeps) {}
 
+  private lastTickAt = 0;
+
   private loop = () => {
+    this.lastTickAt = Date.now();
     this.ticking = this.tick()
       .catch((err) => this.d.onError(err))
       .finally(() => {
@@ -46,11 +52,14 @@ export class ShardKeeper {
     this.timer = setTimeout(this.loop, 0);
   }
 
-  /** Runs the next heartbeat now (new crawls or hosts were registered in this process). */
+  /**
+   * Runs the next heartbeat now (work was announced), or MIN_POKE_GAP_MS after the last one: a crawl that keeps
+   * reaching new hosts announces on every such page, and a heartbeat per announcement would flood Redis.
+   */
   poke(): void {
     if (this.timer && !this.ticking) {
       clearTimeout(this.timer);
-      this.timer = setTimeout(this.loop, 0);
+      this.timer = setTimeout(this.loop, Math.max(0, this.lastTickAt + MIN_POKE_GAP_MS - Date.now()));
     }
   }
 
