@@ -28,9 +28,10 @@ interface BrowserEntry {
 
 /**
  * A bounded pool of Chromium pages. At most maxPages renders run at once; a render that cannot get a page within
- * acquireTimeoutMs (or that is predicted not to get one in time) is answered browser_capacity_full right away. One Chromium serves the renders (each in its own
- * context); it is launched on first use, retired after recyclePagesPerBrowser renders (a fresh process bounds
- * leaks) and replaced after a crash. A render whose browser dies under it is retried once on a fresh browser.
+ * acquireTimeoutMs (or that is predicted not to get one in time) is answered browser_capacity_full right away.
+ * One Chromium serves the renders (each in its own context); it is launched on first use, retired after
+ * recyclePagesPerBrowser renders (a fresh process bounds leaks) and replaced after a crash. A render whose
+ * browser dies under it is retried once on a fresh browser.
  */
 export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
   const maxPages = opts.maxPages ?? defaultBrowserPages();
