@@ -43,6 +43,8 @@ export const EnvSchema = z.object({
   TRAWL_HEARTBEAT_MS: intFrom(100, 60_000, 1_000),
   TRAWL_SHARD_TTL_MS: intFrom(500, 600_000, 5_000),
   TRAWL_CRAWL_TIMEOUT_S: intFrom(1, 7 * 86400, 3600),
+  /** Unset: the artifact retention plus the 7-day grace in which expired artifacts still answer 410. */
+  TRAWL_CRAWL_RETENTION_S: z.coerce.number().int().min(1).max(10 * 365 * 86400).optional(),
   TRAWL_ROBOTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   TRAWL_TRENDS_RPM: intFrom(1, 6000, 30),
   TRAWL_TRENDS_RATE_WINDOW_MS: intFrom(100, 3_600_000, 60_000),

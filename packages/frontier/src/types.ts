@@ -118,6 +118,8 @@ export interface CrawlStore {
     failure?: { code: string; message: string },
   ): Promise<boolean>;
   markFinalized(crawlId: string): Promise<boolean>;
+  /** Forgets an ended crawl (status, items, everything) `afterMs` from now, so stores do not grow for ever. */
+  expireCrawl(crawlId: string, afterMs: number): Promise<void>;
   /** Prepaid credits for enforce mode. */
   addBudget(crawlId: string, credits: number): Promise<number>;
   items(crawlId: string, fromSeq: number, limit: number): Promise<string[]>;

@@ -238,6 +238,30 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     expect((await s.getCrawl(p.crawl_id))!.finalized).toBe(true);
   });
 
+  it('forgets an ended crawl, items and all, once its retention has passed', async () => {
+    const s = make();
+    const p = plan();
+    const keep = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://b.test/1')]);
+    await s.createCrawl(keep, [req('http://a.test/1')]);
+    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{"n":1}' }, [req('http://a.test/2', 1)], NOW);
+    expect(await s.transition(p.crawl_id, ['running'], 'completed', NOW)).toBe(true);
+    await s.expireCrawl(p.crawl_id, 300);
+    // Still readable within the retention.
+    expect((await s.getCrawl(p.crawl_id))!.status).toBe('completed');
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual(['{"n":1}']);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await s.getCrawl(p.crawl_id)).toBeNull();
+    expect(await s.statusOf(p.crawl_id)).toBeNull();
+    expect(await s.hostsOf(p.crawl_id)).toEqual([]);
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual([]);
+    expect(await s.item(p.crawl_id, 0)).toBeNull();
+    // Other crawls are untouched, and an unknown crawl is no error.
+    expect((await s.getCrawl(keep.crawl_id))!.status).toBe('queued');
+    await s.expireCrawl('crawl_missing', 300);
+  });
+
   it('holds max_pages exactly when many completions race to admit links', async () => {
     const s = make();
     const p = plan({ max_pages: 25 });
@@ -259,5 +283,21 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     expect(snap.counters.discovered).toBe(25);
     expect(snap.counters.queued).toBe(15);
     addsUp(snap);
+  });
+});
+
+describe('redis crawl store', () => {
+  it('expiring a crawl leaves none of its keys behind, host queues included', async () => {
+    const prefix = randomPrefix();
+    const s = new RedisCrawlStore(redis.conn, prefix);
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://b.test/1')]);
+    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, Date.now());
+    await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [], Date.now());
+    const keys = () => redis.conn.keys(`${prefix}*`);
+    expect((await keys()).length).toBeGreaterThanOrEqual(6); // meta, seen, leases, items, hosts, two queues
+    await s.expireCrawl(p.crawl_id, 200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await keys()).toEqual([]);
   });
 });

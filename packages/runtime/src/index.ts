@@ -14,7 +14,7 @@ import { HostResolverRules, SsrfGuard } from '@trawl/net';
 import { availableParallelism } from 'node:os';
 import { connectRedis, type RedisConnection } from '@trawl/redis';
 import { createContentProcessor, type ContentProcessor } from '@trawl/scrape';
-import { MemoryStore, RedisStore, type Store } from '@trawl/store';
+import { ARTIFACT_TOMBSTONE_S, MemoryStore, RedisStore, type Store } from '@trawl/store';
 import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
 
 /** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
@@ -96,6 +96,8 @@ export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
     fetchTimeoutMs: config.TRAWL_FETCH_TIMEOUT_MS,
     crawlTimeoutMs: config.TRAWL_CRAWL_TIMEOUT_S * 1000,
     robots: config.TRAWL_ROBOTS,
+    // By default like a crawl page's artifacts: readable for the retention, answered 410 for a grace period, then gone.
+    crawlRetentionMs: (config.TRAWL_CRAWL_RETENTION_S ?? config.TRAWL_ARTIFACT_RETENTION_S + ARTIFACT_TOMBSTONE_S) * 1000,
   };
 }
 

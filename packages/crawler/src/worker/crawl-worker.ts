@@ -53,7 +53,7 @@ export class CrawlWorker {
     const contexts = new CrawlContexts(d.crawls);
     const finalize = async (crawlId: string) => {
       const snap = await d.crawls.getCrawl(crawlId);
-      if (snap && (await finalizeCrawl(d, snap))) contexts.forget(crawlId);
+      if (snap && (await finalizeCrawl({ ...d, retentionMs: this.settings.crawlRetentionMs }, snap))) contexts.forget(crawlId);
     };
     this.deps = {
       crawls: d.crawls,

@@ -5,12 +5,14 @@ export interface FinalizeDeps {
   store: Store;
   crawls: CrawlStore;
   directory: ShardDirectory;
+  /** How long the ended crawl stays readable before the store forgets it. */
+  retentionMs: number;
 }
 
 /**
  * Settles a crawl that reached a terminal status, once (whichever worker gets there first): bills delivered pages
- * (shadow: records them; enforce: refunds unused prepaid credit), closes the crawl's run, and takes the crawl off
- * its hostname shards.
+ * (shadow: records them; enforce: refunds unused prepaid credit), closes the crawl's run, takes the crawl off
+ * its hostname shards, and sets when the store forgets it.
  */
 export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Promise<boolean> {
   if (!TERMINAL_STATUSES.includes(snap.status)) return false;
@@ -33,6 +35,7 @@ export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Pr
     });
   }
   for (const host of await deps.crawls.hostsOf(plan.crawl_id)) await deps.directory.unregisterCrawl(host, plan.crawl_id);
+  await deps.crawls.expireCrawl(plan.crawl_id, deps.retentionMs);
   // Leases still out (a worker may have died holding some) keep the crawl on the sweeper's list until they lapse.
   if (snap.counters.in_flight === 0) await deps.directory.removeActiveCrawl(plan.crawl_id);
   return true;

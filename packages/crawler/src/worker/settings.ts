@@ -20,6 +20,8 @@ export interface WorkerSettings {
   robotsTtlMs: number;
   /** Backoff of a host after a 429/503 without Retry-After. */
   defaultBackoffMs: number;
+  /** How long an ended crawl (status, items) is kept after it ends; then it is forgotten (404). */
+  crawlRetentionMs: number;
 }
 
 export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
@@ -34,4 +36,5 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   robots: true,
   robotsTtlMs: 3_600_000,
   defaultBackoffMs: 2_000,
+  crawlRetentionMs: 8 * 86_400_000,
 };

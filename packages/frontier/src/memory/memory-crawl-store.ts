@@ -27,6 +27,8 @@ interface CrawlState {
   budget: number;
   dropped: number;
   counts: Map<string, number>;
+  /** Epoch ms after which the crawl is forgotten (set once it has ended). */
+  expiresAt: number | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -39,7 +41,22 @@ const bump = (m: Map<string, number>, k: string, by = 1) => m.set(k, (m.get(k) ?
 export class MemoryCrawlStore implements CrawlStore {
   private crawls = new Map<string, CrawlState>();
 
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  /** The crawl's state, unless it is missing or past its expiry (then it is dropped). */
+  private live(crawlId: string): CrawlState | undefined {
+    const s = this.crawls.get(crawlId);
+    if (s?.expiresAt != null && s.expiresAt <= this.clock()) {
+      this.crawls.delete(crawlId);
+      return undefined;
+    }
+    return s;
+  }
+
   async createCrawl(plan: CrawlPlan, seeds: FrontierRequest[]): Promise<void> {
+    // Expired crawls nobody asks about again are dropped here, so memory does not grow for ever.
+    const now = this.clock();
+    for (const [id, c] of this.crawls) if (c.expiresAt !== null && c.expiresAt <= now) this.crawls.delete(id);
     if (this.crawls.has(plan.crawl_id)) throw new Error('crawl already exists');
     const s: CrawlState = {
       plan: structuredClone(plan),
@@ -56,13 +73,14 @@ export class MemoryCrawlStore implements CrawlStore {
       budget: 0,
       dropped: 0,
       counts: new Map(),
+      expiresAt: null,
     };
     for (const r of seeds) if (s.seen.size < plan.max_pages && !s.seen.has(r.url)) this.admit(s, r);
     this.crawls.set(plan.crawl_id, s);
   }
 
   async getCrawl(crawlId: string): Promise<CrawlSnapshot | null> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     if (!s) return null;
     const pick = (prefix: string) => {
       const out: Record<string, number> = {};
@@ -98,15 +116,15 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   async statusOf(crawlId: string): Promise<CrawlStatus | null> {
-    return this.crawls.get(crawlId)?.status ?? null;
+    return this.live(crawlId)?.status ?? null;
   }
 
   async hostsOf(crawlId: string): Promise<string[]> {
-    return [...(this.crawls.get(crawlId)?.queues.keys() ?? [])];
+    return [...(this.live(crawlId)?.queues.keys() ?? [])];
   }
 
   async lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<Lease[]> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     if (!s || (s.status !== 'queued' && s.status !== 'running')) return [];
     const q = s.queues.get(host);
     if (!q || q.length === 0) return [];
@@ -125,7 +143,7 @@ export class MemoryCrawlStore implements CrawlStore {
 
   async complete(crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[], now: number): Promise<CompleteResult> {
     const none: CompleteResult = { accepted: false, needBudget: false, seq: null, newHosts: [], finished: false };
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     if (!s || !s.leases.has(lease.token)) return none;
     if (TERMINAL_STATUSES.includes(s.status)) {
       s.leases.delete(lease.token);
@@ -161,7 +179,7 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   async reclaim(crawlId: string, now: number, max: number): Promise<number> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     if (!s) return 0;
     const live = !TERMINAL_STATUSES.includes(s.status);
     let n = 0;
@@ -177,7 +195,7 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   async requeue(crawlId: string, lease: Lease, category: string | null): Promise<boolean> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     const held = s?.leases.get(lease.token);
     if (!s || !held) return false;
     s.leases.delete(lease.token);
@@ -199,7 +217,7 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   async renew(crawlId: string, tokens: string[], leaseMs: number, now: number): Promise<string[]> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     const lost: string[] = [];
     for (const t of tokens) {
       const l = s?.leases.get(t);
@@ -216,7 +234,7 @@ export class MemoryCrawlStore implements CrawlStore {
     now: number,
     failure?: { code: string; message: string },
   ): Promise<boolean> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     if (!s || !from.includes(s.status)) return false;
     s.status = to;
     if (failure) s.failure = { ...failure };
@@ -232,25 +250,30 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   async markFinalized(crawlId: string): Promise<boolean> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     if (!s || s.finalized) return false;
     s.finalized = true;
     return true;
   }
 
   async addBudget(crawlId: string, credits: number): Promise<number> {
-    const s = this.crawls.get(crawlId);
+    const s = this.live(crawlId);
     if (!s) return 0;
     s.budget += credits;
     return s.budget;
   }
 
+  async expireCrawl(crawlId: string, afterMs: number): Promise<void> {
+    const s = this.live(crawlId);
+    if (s) s.expiresAt = this.clock() + afterMs;
+  }
+
   async items(crawlId: string, fromSeq: number, limit: number): Promise<string[]> {
-    return this.crawls.get(crawlId)?.items.slice(fromSeq, fromSeq + limit) ?? [];
+    return this.live(crawlId)?.items.slice(fromSeq, fromSeq + limit) ?? [];
   }
 
   async item(crawlId: string, seq: number): Promise<string | null> {
-    return this.crawls.get(crawlId)?.items[seq] ?? null;
+    return this.live(crawlId)?.items[seq] ?? null;
   }
 
   private queueOf(s: CrawlState, host: string): FrontierRequest[] {

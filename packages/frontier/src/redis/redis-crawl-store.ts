@@ -21,6 +21,7 @@ const scripts = loadScripts(new URL('./lua/', import.meta.url), [
   'crawl-reclaim-2.lua',
   'crawl-renew-1.lua',
   'crawl-transition-2.lua',
+  'crawl-expire-5.lua',
   'crawl-snapshot-4.lua',
 ]);
 
@@ -205,6 +206,11 @@ export class RedisCrawlStore implements CrawlStore {
 
   async markFinalized(crawlId: string): Promise<boolean> {
     return (await this.redis.hIncrBy(this.k.crawl(crawlId).meta, 'finalized', 1)) === 1;
+  }
+
+  async expireCrawl(crawlId: string, afterMs: number): Promise<void> {
+    const c = this.k.crawl(crawlId);
+    await scripts['crawl-expire'].run(this.redis, [c.meta, c.hosts, c.seen, c.leases, c.items], [Math.max(1, Math.round(afterMs)), c.base]);
   }
 
   async addBudget(crawlId: string, credits: number): Promise<number> {
