@@ -55,6 +55,7 @@ export const EnvSchema = z.object({
   TRAWL_TRENDS_TIMEOUT_MS: intFrom(100, 600_000, 20_000),
   TRAWL_TRENDS_LEASE_MS: intFrom(500, 600_000, 15_000),
   TRAWL_TRENDS_CONCURRENCY: intFrom(1, 64, 4),
+  TRAWL_TRENDS_JOB_RETENTION_S: intFrom(1, 10 * 365 * 86400, 7 * 86400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;

@@ -64,7 +64,12 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     crawls = new MemoryCrawlStore();
     directory = new MemoryShardDirectory(now, config.TRAWL_SHARD_TTL_MS * 2);
   }
-  const trends = createTrendsBackends(redis, config.REDIS_PREFIX, { perWindow: config.TRAWL_TRENDS_RPM, windowMs: config.TRAWL_TRENDS_RATE_WINDOW_MS });
+  const trends = createTrendsBackends(
+    redis,
+    config.REDIS_PREFIX,
+    { perWindow: config.TRAWL_TRENDS_RPM, windowMs: config.TRAWL_TRENDS_RATE_WINDOW_MS },
+    { retentionMs: config.TRAWL_TRENDS_JOB_RETENTION_S * 1000 },
+  );
   return {
     config,
     store,

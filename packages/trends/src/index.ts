@@ -2,7 +2,14 @@ export { createTrendsBackends, type TrendsBackends } from './backends.ts';
 export { jobView } from './jobs/job-record.ts';
 export { MemoryTrendsJobStore } from './jobs/memory-job-store.ts';
 export { RedisTrendsJobStore } from './jobs/redis-job-store.ts';
-export { WORKER_LOST, type ClaimOptions, type TrendsJobRecord, type TrendsJobStore, type TrendsLease } from './jobs/types.ts';
+export {
+  WORKER_LOST,
+  type ClaimOptions,
+  type TrendsJobRecord,
+  type TrendsJobStore,
+  type TrendsJobStoreOptions,
+  type TrendsLease,
+} from './jobs/types.ts';
 export { acquire, MemoryRateLimiter, type RateLimitSettings, type UpstreamRateLimiter } from './rate-limit/rate-limiter.ts';
 export { RedisRateLimiter } from './rate-limit/redis-rate-limiter.ts';
 export { retryDelayMs, shouldRetry, type BackoffSettings } from './retry-policy.ts';

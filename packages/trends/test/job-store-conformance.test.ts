@@ -139,3 +139,41 @@ describe.each(backends)('trends job store conformance: %s', (_name, make) => {
     expect(await s.cachedResult('t1', 'grainA', T0 + 60_000)).toBeNull();
   });
 });
+
+const keeping: [string, (retentionMs: number) => TrendsJobStore][] = [
+  ['memory', (retentionMs) => new MemoryTrendsJobStore({ retentionMs })],
+  ['redis', (retentionMs) => new RedisTrendsJobStore(redis.conn, randomPrefix(), { retentionMs })],
+];
+
+describe.each(keeping)('trends job retention: %s', (_name, make) => {
+  it('forgets completed and failed jobs once their retention has passed, never queued or running ones', async () => {
+    const s = make(300);
+    const done = await s.create({ team_id: 't', request: GRAIN }, T0);
+    const failed = await s.create({ team_id: 't', request: GRAIN }, T0 + 1);
+    const retried = await s.create({ team_id: 't', request: GRAIN }, T0 + 2);
+    const running = await s.create({ team_id: 't', request: GRAIN }, T0 + 3);
+    const queued = await s.create({ team_id: 't', request: GRAIN }, T0 + 4);
+    expect(await s.complete((await s.claim('r', T0 + 10, opts))!, RESULT, false, T0 + 10)).toBe(true);
+    expect(await s.fail((await s.claim('r', T0 + 10, opts))!, WORKER_LOST, T0 + 10)).toBe(true);
+    expect(await s.retry((await s.claim('r', T0 + 10, opts))!, T0 + 10_000, T0 + 10)).toBe(true);
+    expect((await s.claim('r', T0 + 10, opts))!.job.id).toBe(running.id);
+    expect((await s.get(done.id))!.state).toBe('completed');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await s.get(done.id)).toBeNull();
+    expect(await s.get(failed.id)).toBeNull();
+    expect((await s.get(retried.id))!.state).toBe('queued');
+    expect((await s.get(running.id))!.state).toBe('running');
+    expect((await s.get(queued.id))!.state).toBe('queued');
+  });
+
+  it('forgets a job failed because its workers kept dying', async () => {
+    const s = make(300);
+    const job = await s.create({ team_id: 't', request: GRAIN }, T0);
+    await s.claim('r', T0, { leaseMs: 10, maxAttempts: 1 });
+    // The lease lapsed at its last attempt: the next claim fails the job instead of taking it.
+    expect(await s.claim('r2', T0 + 100, { leaseMs: 10, maxAttempts: 1 })).toBeNull();
+    expect((await s.get(job.id))!).toMatchObject({ state: 'failed', error: WORKER_LOST });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await s.get(job.id)).toBeNull();
+  });
+});

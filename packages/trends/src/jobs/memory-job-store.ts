@@ -1,6 +1,13 @@
 import type { TrendsJobError, TrendsResult } from '@trawl/contract';
 import { newJobRecord } from './job-record.ts';
-import { WORKER_LOST, type ClaimOptions, type TrendsJobRecord, type TrendsJobStore, type TrendsLease } from './types.ts';
+import {
+  WORKER_LOST,
+  type ClaimOptions,
+  type TrendsJobRecord,
+  type TrendsJobStore,
+  type TrendsJobStoreOptions,
+  type TrendsLease,
+} from './types.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -13,8 +20,18 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   /** Running jobs: id → lease end (ms). */
   private readonly leases = new Map<string, number>();
   private readonly cache = new Map<string, { result: string; until: number }>();
+  /** Settled jobs: id → when they are forgotten (real time, like a Redis key expiry). */
+  private readonly expires = new Map<string, number>();
+
+  constructor(
+    private readonly opts: TrendsJobStoreOptions = {},
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   async create(input: { team_id: string; request: TrendsJobRecord['request'] }, now: number): Promise<TrendsJobRecord> {
+    // Settled jobs nobody asks about again are dropped here, so memory does not grow for ever.
+    const t = this.clock();
+    for (const [id, at] of this.expires) if (at <= t) this.forget(id);
     const job = newJobRecord(input, now);
     this.put(job);
     this.due.set(job.id, now);
@@ -22,6 +39,8 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   }
 
   async get(id: string) {
+    const at = this.expires.get(id);
+    if (at !== undefined && at <= this.clock()) this.forget(id);
     const s = this.jobs.get(id);
     return s ? (JSON.parse(s) as TrendsJobRecord) : null;
   }
@@ -80,6 +99,13 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
 
   private put(job: TrendsJobRecord) {
     this.jobs.set(job.id, JSON.stringify(job));
+    const settled = job.state === 'completed' || job.state === 'failed';
+    if (settled && this.opts.retentionMs !== undefined) this.expires.set(job.id, this.clock() + this.opts.retentionMs);
+  }
+
+  private forget(id: string) {
+    this.jobs.delete(id);
+    this.expires.delete(id);
   }
 
   private take(job: TrendsJobRecord, owner: string, now: number, leaseMs: number): TrendsLease {

@@ -1,7 +1,14 @@
 import type { TrendsJobError, TrendsResult } from '@trawl/contract';
 import { loadScripts, type RedisConnection } from '@trawl/redis';
 import { newJobRecord } from './job-record.ts';
-import { WORKER_LOST, type ClaimOptions, type TrendsJobRecord, type TrendsJobStore, type TrendsLease } from './types.ts';
+import {
+  WORKER_LOST,
+  type ClaimOptions,
+  type TrendsJobRecord,
+  type TrendsJobStore,
+  type TrendsJobStoreOptions,
+  type TrendsLease,
+} from './types.ts';
 
 const scripts = loadScripts(new URL('./lua/', import.meta.url), ['trends-job-claim-2.lua', 'trends-job-settle-3.lua', 'trends-job-renew-2.lua']);
 
@@ -82,11 +89,15 @@ function pairs(flat: string[]): Record<string, string> {
 export class RedisTrendsJobStore implements TrendsJobStore {
   private readonly k: TrendsKeys;
 
+  private readonly keepFor: string;
+
   constructor(
     private readonly redis: RedisConnection,
     prefix: string,
+    opts: TrendsJobStoreOptions = {},
   ) {
     this.k = new TrendsKeys(prefix);
+    this.keepFor = opts.retentionMs === undefined ? '' : String(Math.max(1, Math.round(opts.retentionMs)));
   }
 
   async create(input: { team_id: string; request: TrendsJobRecord['request'] }, now: number): Promise<TrendsJobRecord> {
@@ -109,6 +120,7 @@ export class RedisTrendsJobStore implements TrendsJobStore {
       opts.maxAttempts,
       this.k.jobBase,
       JSON.stringify(WORKER_LOST),
+      this.keepFor,
     ]);
     if (!flat) return null;
     const job = fromHash(pairs(flat));
@@ -157,6 +169,7 @@ export class RedisTrendsJobStore implements TrendsJobStore {
       iso(now),
       value,
       cached ? '1' : '0',
+      this.keepFor,
     ]);
     return r === 1;
   }

@@ -41,6 +41,11 @@ export interface ClaimOptions {
  * with a not-before time for a retry. Time is passed in (epoch ms) so both backends run the same conformance suite
  * on a test clock. Memory (embedded) and Redis (cluster) backends.
  */
+export interface TrendsJobStoreOptions {
+  /** A completed or failed job is forgotten this long after it settled (404 then). Default: kept for ever. */
+  retentionMs?: number;
+}
+
 export interface TrendsJobStore {
   create(input: { team_id: string; request: TrendsGrain }, now: number): Promise<TrendsJobRecord>;
   get(id: string): Promise<TrendsJobRecord | null>;

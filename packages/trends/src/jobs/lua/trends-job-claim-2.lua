@@ -4,7 +4,7 @@
 -- KEYS[2]  leases zset (running job ids, score = lease end ms)
 -- ARGV[1]  now (ms)   ARGV[2] lease end for the taken job (ms)   ARGV[3] owner (runner id)   ARGV[4] now (ISO)
 -- ARGV[5]  max attempts   ARGV[6] job hash key base (the id is appended; same hash tag as KEYS)
--- ARGV[7]  error JSON for a job failed as worker_lost
+-- ARGV[7]  error JSON for a job failed as worker_lost   ARGV[8] ms a failed job is kept ('' = for ever)
 -- Returns  the taken job's hash as a flat field/value list, or nil when nothing is due
 local function take(id)
   local key = ARGV[6] .. id
@@ -25,6 +25,7 @@ for _ = 1, 100 do
   redis.call('ZREM', KEYS[2], id)
   redis.call('HSET', key, 'state', 'failed', 'error', ARGV[7], 'owner', '', 'lease_until', '',
     'updated_at', ARGV[4], 'completed_at', ARGV[4])
+  if ARGV[8] ~= '' then redis.call('PEXPIRE', key, ARGV[8]) end
 end
 
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)
