@@ -3,7 +3,7 @@ import { BrowserScrapeRequest, PageRunResponse, type ErrorCode } from '@trawl/co
 import { scrapeBrowser } from '@trawl/scrape';
 import type { GatewayContext } from '../context.ts';
 import { withIdempotency } from '../idempotency.ts';
-import { runPageCreation } from '../page-run-handler.ts';
+import { pageRunIdempotency, runPageCreation } from '../page-run-handler.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
 const BROWSER_SCRAPE_ERRORS: ErrorCode[] = [
@@ -19,7 +19,7 @@ const BROWSER_SCRAPE_ERRORS: ErrorCode[] = [
 /** POST /v1/browser-scrape: one URL rendered in Chromium with the browser controls (run type browser_scrape). */
 export function browserScrapeRoutes(ctx: GatewayContext) {
   return async function (app: FastifyInstance) {
-    const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: Math.ceil(ctx.config.TRAWL_FETCH_TIMEOUT_MS / 1000) + 60 };
+    const idem = pageRunIdempotency(ctx);
     app.post(
       '/v1/browser-scrape',
       {

@@ -3,7 +3,7 @@ import { FetchRequest, PageRunResponse, type ErrorCode } from '@trawl/contract';
 import { scrapeWaterfall } from '@trawl/scrape';
 import type { GatewayContext } from '../context.ts';
 import { withIdempotency } from '../idempotency.ts';
-import { runPageCreation } from '../page-run-handler.ts';
+import { pageRunIdempotency, runPageCreation } from '../page-run-handler.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
 const FETCH_ERRORS: ErrorCode[] = [
@@ -18,7 +18,7 @@ const FETCH_ERRORS: ErrorCode[] = [
 
 export function fetchRoutes(ctx: GatewayContext) {
   return async function (app: FastifyInstance) {
-    const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: Math.ceil(ctx.config.TRAWL_FETCH_TIMEOUT_MS / 1000) + 60 };
+    const idem = pageRunIdempotency(ctx);
     app.post(
       '/v1/fetch',
       {
