@@ -9,7 +9,7 @@ export { startFailingProxy, startForwardProxy, type FailingProxyMode, type TestP
  * The local web site every test crawls. One node:http server on 127.0.0.1 answers for any Host: tests reach it
  * as site.test, a.example.test, news.example.co.uk ... through TRAWL_HOST_RESOLVER_RULES (`MAP *.test 127.0.0.1`),
  * never through /etc/hosts or DNS. Pages:
- *   /  /article  /bench-20kb  /js-shell (+ /static/app.js)  /plain.txt  /data.json  /image.png  /echo-host
+ *   /  /article  /bench-20kb  /js-shell (+ /static/app.js)  /js-worse (a script leaves less than was served)  /plain.txt  /data.json  /image.png  /echo-host
  *   /echo-headers (the request headers as JSON)
  *   /redirect/:n (n 302s ending at /article)  /loop  /redirect-to?url=  /status/:code
  *   /endless (chunked, never ends)  /big-declared (Content-Length 20 MiB)  /slow?ms=
@@ -83,6 +83,8 @@ function route(req: IncomingMessage, res: ServerResponse, url: URL, host: string
       return send(res, 200, HTML, pages.bench);
     case '/js-shell':
       return send(res, 200, HTML, pages.jsShell);
+    case '/js-worse':
+      return send(res, 200, HTML, jsWorsePage());
     case '/static/app.js':
       return send(res, 200, 'text/javascript; charset=utf-8', pages.appJs);
     case '/plain.txt':
@@ -165,6 +167,14 @@ function escapeHtml(s: string): string {
 
 function simplePage(title: string, text: string): string {
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></body></html>\n`;
+}
+
+/** A short served article (below the quality bar) whose script then replaces it with less: the render is worse. */
+function jsWorsePage(): string {
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Quay notes</title></head>
+<body><main><article><h1>Quay notes</h1><p>The north quay reopens on Monday after the winter repairs; berths one to four
+take visiting boats again, and the water point by the crane works once more.</p></article></main>
+<script>document.querySelector('article').textContent = 'Notes moved.';</script></body></html>\n`;
 }
 
 function homePage(): string {

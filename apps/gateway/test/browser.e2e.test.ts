@@ -38,6 +38,26 @@ describe('Fetch waterfall', () => {
     expect(JSON.stringify(result.diagnostics)).not.toContain('site.test');
   });
 
+  it('never returns worse than it had: a render that lost what the light page held loses to it, and the audit says so', async () => {
+    const res = await gw.call('POST', '/v1/fetch', { url: page('/js-worse') });
+    expect(res.status).toBe(200);
+    const { result } = PageRunResponse.parse(await res.json());
+    expect(result.content.markdown).toContain('The north quay reopens on Monday');
+    expect(result.content.markdown).not.toContain('Notes moved.');
+    expect(result.audit.engine_winner).toBe('light');
+    expect(result.audit.engines_attempted).toEqual(['light', 'browser']);
+    // The served text is short enough to read as an app shell: script_only sends it to the browser.
+    expect(result.audit.fallback_reasons).toEqual(['script_only', 'browser_result_worse']);
+    expect(result.audit.fallback_events).toEqual([
+      expect.objectContaining({ kind: 'engine', from: 'light', to: 'browser', reason: 'script_only' }),
+      expect.objectContaining({ kind: 'engine', from: 'browser', to: 'light', reason: 'browser_result_worse' }),
+    ]);
+    expect(result.status).toBe('low_quality');
+    // The render happened and read its page; its diagnostics are kept.
+    expect(result.diagnostics.browser_debug).toMatchObject({ enabled: true, settle_reason: 'stable' });
+    expect(result.diagnostics.browser_failure.present).toBe(false);
+  });
+
   it('keeps a good light page without starting the browser', async () => {
     const before = renders();
     const res = await gw.call('POST', '/v1/fetch', { url: page('/article') });

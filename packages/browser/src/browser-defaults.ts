@@ -4,6 +4,11 @@ import type { HostResolverRules } from '@trawl/net';
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 50;
 export const DEFAULT_RECYCLE_PAGES = 100;
+/**
+ * TRAWL_BROWSER_SETTLE_MAX_MS: the longest a parsed page is waited for before it is read as it is (an app shell
+ * that never fills, a page that never loads). Pages that are done are read long before: see settle-policy.ts.
+ */
+export const DEFAULT_SETTLE_MAX_MS = 5000;
 /** Redirect hops of the top document, as for the light engine (DESIGN: 10). */
 export const MAX_REDIRECTS = 10;
 /** The serialized DOM is held to the light engine's body limit (10 MiB): beyond it, body_size_limit. */

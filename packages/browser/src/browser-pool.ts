@@ -3,6 +3,7 @@ import {
   DEFAULT_ACQUIRE_TIMEOUT_MS,
   DEFAULT_CHROMIUM_PATH,
   DEFAULT_RECYCLE_PAGES,
+  DEFAULT_SETTLE_MAX_MS,
   defaultBrowserPages,
 } from './browser-defaults.ts';
 import { browserDiagnostics, type FailureNote } from './diagnostics.ts';
@@ -38,6 +39,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
   const acquireTimeoutMs = opts.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
   const recycleAfter = opts.recyclePagesPerBrowser ?? DEFAULT_RECYCLE_PAGES;
   const executablePath = opts.executablePath ?? DEFAULT_CHROMIUM_PATH;
+  const settleMaxMs = opts.settleMaxMs ?? DEFAULT_SETTLE_MAX_MS;
   const args = chromiumArgs(opts.rules ?? opts.guard.rules);
   if (!Number.isInteger(maxPages) || maxPages < 1) throw new RangeError('maxPages must be a positive integer');
 
@@ -123,6 +125,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
         last = await renderAttempt(entry.driver, req, {
           guard: opts.guard,
           userAgent: opts.userAgent ?? entry.driver.userAgent.replace('HeadlessChrome', 'Chrome'),
+          settleMaxMs,
         });
       } finally {
         entry.active--;
@@ -158,6 +161,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
         attempts,
         leaseAcquired: true,
         virtualScroll: last.counters.virtualScroll,
+        settle: last.settle,
       }),
     };
   }
@@ -196,7 +200,8 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
       counts.rejectedForCapacity++;
       return failure('browser_capacity_full', true, 0, { category: 'capacity', stage: 'acquire', errorCode: 'browser_capacity_full' });
     }
-    const job = renderWithSlot(req).finally(() => lease.release());
+    const timed = req.budgetMs === undefined ? req : { ...req, deadline: Math.min(req.deadline, Date.now() + req.budgetMs) };
+    const job = renderWithSlot(timed).finally(() => lease.release());
     running.add(job);
     try {
       return await job;

@@ -14,6 +14,8 @@ export interface DiagnosticsInput {
   attempts: number;
   leaseAcquired: boolean;
   virtualScroll?: { scrolls: number; rows: number } | null;
+  /** How the render settled (absent when it failed before reading the page). */
+  settle?: { ms: number; reason: 'stable' | 'selector' | 'bound' } | null;
 }
 
 /** diagnostics.browser_debug and browser_failure in the contract's shapes. Only counts and our own codes. */
@@ -23,6 +25,7 @@ export function browserDiagnostics(d: DiagnosticsInput): BrowserDiagnostics {
       enabled: true,
       network_event_count: d.requests,
       console_message_count: d.consoleMessages,
+      ...(d.settle ? { settle_ms: d.settle.ms, settle_reason: d.settle.reason } : {}),
       ...(d.virtualScroll ? { scroll_count: d.virtualScroll.scrolls, rows_collected: d.virtualScroll.rows } : {}),
     },
     browser_failure: {

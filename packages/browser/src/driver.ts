@@ -47,11 +47,22 @@ export interface SessionOptions {
    * navigation (an error page commits); `cancel` drops it and the frame keeps the document it had.
    */
   allowDocument(hop: DocumentHop): Promise<HopDecision>;
-  onRequestStarted(): void;
-  onRequestEnded(): void;
+  onRequestStarted(note: RequestNote): void;
+  /** The request finished or failed (`token` as in its RequestNote). */
+  onRequestEnded(token: object): void;
   onConsoleMessage(): void;
   /** The renderer or the whole browser went away. */
   onCrash(): void;
+}
+
+/** A request the page started, as settling needs it (network-activity.ts). */
+export interface RequestNote {
+  /** The driver's request object, used only as an identity. */
+  token: object;
+  /** Resource type: document, script, stylesheet, xhr, fetch, image, font, media, eventsource, ping, ... */
+  kind: string;
+  /** Method, origin, path and query, cache-busters masked: tells a poll from a new request. Never reported. */
+  endpoint: string;
 }
 
 export interface MainResponse {

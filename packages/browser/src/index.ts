@@ -18,6 +18,7 @@ export {
   DEFAULT_ACQUIRE_TIMEOUT_MS,
   DEFAULT_CHROMIUM_PATH,
   DEFAULT_RECYCLE_PAGES,
+  DEFAULT_SETTLE_MAX_MS,
   defaultBrowserPages,
 } from './browser-defaults.ts';
 export type {

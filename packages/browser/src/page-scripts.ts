@@ -11,7 +11,6 @@ function load(name: string): PageScript {
 }
 
 export const SNAPSHOT_SCRIPT: PageScript = load('snapshot.js');
-export const SETTLE_SCRIPT: PageScript = load('settle.js');
 const SHADOW_CAPTURE: PageScript = load('shadow-capture.js');
 
 /** The init script that keeps closed shadow roots reachable under `key`. */
@@ -30,4 +29,51 @@ export interface SnapshotArg {
 export interface SnapshotResult {
   html: string;
   virtualScroll: { found: boolean; scrolls: number; rows: number } | null;
+}
+
+const ACTIVITY: PageScript = load('activity.js');
+
+/** The init script that watches the page's pending work and content under `key` (see page-scripts/activity.js). */
+export function activityInit(key: string): string {
+  return `(${ACTIVITY.source})(${JSON.stringify(key)});`;
+}
+
+/**
+ * What activity.js saw, after waiting in the page up to arg.waitMs (less if the content arrives meanwhile); null
+ * when the document has no tracker (an error page).
+ */
+export const LOOK_SCRIPT: PageScript = Object.freeze({
+  source: '(arg) => { const a = window[arg.key]; return a ? a.look(arg.selector, arg.youngMs, arg.waitMs) : null; }',
+});
+
+/** The lazy-content scan of activity.js; resolves with {steps, y}: screens scrolled, lowest offset reached. */
+export const SCAN_SCRIPT: PageScript = Object.freeze({
+  source: '(arg) => { const a = window[arg.key]; return a ? a.scan(arg) : null; }',
+});
+
+/** Resolves true once a selector matches in the document (activity.js's waitFor), false after timeoutMs. */
+export const WAIT_FOR_SELECTOR_SCRIPT: PageScript = Object.freeze({
+  source: '(arg) => { const a = window[arg.key]; return a ? a.waitFor(arg.selector, arg.timeoutMs) : false; }',
+});
+
+/** activity.js's look(), as settle.ts reads it. Times are ms; null timerDueIn: no timer worth waiting for. */
+export interface ActivityProbe {
+  readyState: 'loading' | 'interactive' | 'complete';
+  ready: boolean;
+  sinceMutation: number;
+  sinceGrowth: number;
+  sinceBlockingFire: number;
+  /** Since the page last called fetch() or XMLHttpRequest.send(). */
+  sinceRequest: number;
+  /** A fetch/XHR the page started has not answered yet (seen before the browser's network events arrive). */
+  fetching: boolean;
+  /** ... one to a new endpoint, younger than youngMs. */
+  fetchingNew: boolean;
+  timerDueIn: number | null;
+  framesPending: number;
+  framesSinceGrowth: number;
+  lazy: boolean;
+  scrollable: boolean;
+  /** The largest scroll offset the document allows now. */
+  maxScroll: number;
 }

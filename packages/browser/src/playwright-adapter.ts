@@ -10,6 +10,7 @@ import type {
   PageScript,
   SessionOptions,
 } from './driver.ts';
+import { endpointKey } from './network-activity.ts';
 
 /**
  * The only module that imports playwright-core (1.65, driving Debian's Chromium; never a downloaded browser).
@@ -92,9 +93,9 @@ class PlaywrightSession implements DriverSession {
 
   static async open(context: BrowserContext, opts: SessionOptions): Promise<PlaywrightSession> {
     for (const content of opts.initScripts) await context.addInitScript({ content });
-    context.on('request', () => opts.onRequestStarted());
-    context.on('requestfinished', () => opts.onRequestEnded());
-    context.on('requestfailed', () => opts.onRequestEnded());
+    context.on('request', (r) => opts.onRequestStarted({ token: r, kind: r.resourceType(), endpoint: endpointKey(r.method(), r.url()) }));
+    context.on('requestfinished', (r) => opts.onRequestEnded(r));
+    context.on('requestfailed', (r) => opts.onRequestEnded(r));
     context.on('console', () => opts.onConsoleMessage());
     await context.route(
       () => true,
@@ -233,6 +234,7 @@ async function interceptDocuments(context: BrowserContext, page: Page, opts: Ses
   });
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
 }
+
 
 /** What kind of failure a driver call threw; only our own vocabulary leaves this module. */
 export function driverErrorKind(err: unknown): DriverErrorKind {

@@ -10,9 +10,11 @@ import { startEgressGate, type EgressGate } from './egress-gate.ts';
 import { EgressPolicy } from './egress-policy.ts';
 import { sanitizeHar } from './har.ts';
 import { NavigationGuard, type MainRefusal } from './navigation-guard.ts';
-import { SETTLE_SCRIPT, shadowCaptureInit } from './page-scripts.ts';
+import { NetworkActivity } from './network-activity.ts';
+import { activityInit, shadowCaptureInit, WAIT_FOR_SELECTOR_SCRIPT } from './page-scripts.ts';
 import { snapshotPage } from './page-snapshot.ts';
 import { driverErrorKind, netErrorName } from './playwright-adapter.ts';
+import { settlePage, type SettleResult } from './settle.ts';
 import type { ControlsReport, FailureStage, RenderArtifact, RenderBlockReason, RenderRequest } from './types.ts';
 
 export interface AttemptCounters {
@@ -34,26 +36,21 @@ export type AttemptResult =
       /** Something went wrong that did not cost the page (a selector that never came, a load that never ended). */
       softFailure: FailureNote | null;
       counters: AttemptCounters;
+      settle: Pick<SettleResult, 'ms' | 'reason'>;
     }
   | { ok: false; blockReason: RenderBlockReason; retryable: boolean; failure: FailureNote; crashed: boolean; counters: AttemptCounters };
 
 export interface AttemptEnv {
   guard: SsrfGuard;
   userAgent: string;
+  /** TRAWL_BROWSER_SETTLE_MAX_MS: the longest a parsed page is waited for (settle.ts). */
+  settleMaxMs: number;
 }
 
 /** A selector that does not parse as CSS must not be waited for (it would only ever time out). */
 const SELECTOR_IS_VALID: PageScript = Object.freeze({
   source: '(selector) => { try { document.createDocumentFragment().querySelector(selector); return true; } catch (e) { return false; } }',
 });
-
-/**
- * After load, the page counts as rendered once no request has been in flight and the DOM has not changed for
- * these many ms (what load started: data fetched by script, then rendered), waiting at most SETTLE_MAX_MS.
- */
-const NETWORK_QUIET_MS = 50;
-const DOM_QUIET_MS = 50;
-const SETTLE_MAX_MS = 2000;
 
 class DeadlineError extends Error {}
 
@@ -67,12 +64,14 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
   const controls = req.controls ?? {};
   const nonce = randomUUID().replaceAll('-', '');
   const shadowKey = controls.flatten_shadow_dom ? `__trawl_shadow_${nonce}` : null;
+  const activityKey = `__trawl_activity_${nonce}`;
   const policy = new EgressPolicy(env.guard);
-  const live = { requests: 0, console: 0, inflight: 0, lastActivity: Date.now(), crashed: false, deadlineHit: false };
+  const net = new NetworkActivity();
+  const live = { console: 0, crashed: false, deadlineHit: false };
   let session: DriverSession | null = null;
   const nav = new NavigationGuard(policy, MAX_REDIRECTS, req.allowNavigation, () => session?.url() ?? null);
   const counters = (): AttemptCounters => ({
-    requests: live.requests,
+    requests: net.requests,
     consoleMessages: live.console,
     blocked: policy.refused,
     virtualScroll: null,
@@ -101,18 +100,11 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
       proxyServer: gate.server,
       userAgent: env.userAgent,
       harPath: harDir === null ? null : join(harDir, 'render.har'),
-      initScripts: shadowKey === null ? [] : [shadowCaptureInit(shadowKey)],
+      initScripts: [activityInit(activityKey), ...(shadowKey === null ? [] : [shadowCaptureInit(shadowKey)])],
       allowRequest: (url) => nav.allowRequest(url),
       allowDocument: (hop) => nav.decide(hop),
-      onRequestStarted: () => {
-        live.requests++;
-        live.inflight++;
-        live.lastActivity = Date.now();
-      },
-      onRequestEnded: () => {
-        live.inflight = Math.max(0, live.inflight - 1);
-        live.lastActivity = Date.now();
-      },
+      onRequestStarted: (note) => net.started(note),
+      onRequestEnded: (token) => net.ended(token),
       onConsoleMessage: () => void live.console++,
       onCrash: () => void (live.crashed = true),
     });
@@ -131,6 +123,8 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
 
     const report: ControlsReport = {};
     const soft: FailureNote[] = [];
+    let settleSince = Date.now();
+    let settleSelector: string | null = null;
     if (controls.wait_for_selector !== undefined) {
       stage = 'wait_for_selector';
       const valid = await opened.mainFrame().evaluate<boolean>(SELECTOR_IS_VALID, controls.wait_for_selector);
@@ -138,14 +132,25 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
         report.wait_for_selector = 'invalid_selector';
         soft.push({ category: 'render', stage, errorCode: 'invalid_selector' });
       } else {
-        const found = await opened.waitForSelector(controls.wait_for_selector, left(waitEnd));
+        const found = await waitForSelector(opened, activityKey, controls.wait_for_selector, left(waitEnd));
         report.wait_for_selector = found ? 'found' : 'timeout';
         if (!found) soft.push({ category: 'timeout', stage, errorCode: 'wait_for_selector_timeout' });
+        else {
+          // Then the content under it settles too (a chunked article is not cut at its first chunk).
+          settleSelector = controls.wait_for_selector;
+          settleSince = Date.now();
+        }
       }
     }
     stage = 'load';
-    if (!(await opened.waitForLoad(left(waitEnd)))) soft.push({ category: 'timeout', stage, errorCode: 'load_timeout' });
-    await settle(opened, live, Math.min(waitEnd, Date.now() + SETTLE_MAX_MS));
+    const settled = await settlePage(opened, net, {
+      key: activityKey,
+      selector: settleSelector,
+      since: settleSince,
+      maxMs: env.settleMaxMs,
+      hardEnd: waitEnd,
+    });
+    if (settled.loadIncomplete) soft.push({ category: 'timeout', stage, errorCode: 'load_timeout' });
 
     const artifacts: RenderArtifact[] = [];
     if (req.screenshot) {
@@ -213,6 +218,7 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
       controls: report,
       softFailure: soft[0] ?? null,
       counters: { ...counters(), virtualScroll: report.virtual_scroll ? { scrolls: report.virtual_scroll.scrolls, rows: report.virtual_scroll.rows } : null },
+      settle: { ms: settled.ms, reason: settled.reason },
     };
   } catch (err) {
     if (live.deadlineHit || err instanceof DeadlineError) {
@@ -255,37 +261,19 @@ function refusalResult(refusal: MainRefusal, fail: (r: RenderBlockReason, retrya
 }
 
 /**
- * Waits until the DOM has stopped changing (seen inside the page, after the timers load queued have run) while no
- * request has been in flight (seen from the browser's network events). The two quiet windows overlap, so a page
- * that is already done costs one window, not two; activity in either starts another round. The in-page wait also
- * paces us by the page's own main thread: a starved renderer is not cut short.
+ * True once the selector matches, false when it did not within timeoutMs. Two waits race: ours in the page, told
+ * by a MutationObserver the moment the element is added, and Playwright's, which also looks inside open shadow
+ * roots but polls at growing intervals (up to half a second late).
  */
-async function settle(session: DriverSession, live: { requests: number; inflight: number; lastActivity: number }, until: number): Promise<void> {
-  for (let round = 0; round < 5 && Date.now() < until; round++) {
-    const started = live.requests;
-    const maxMs = until - Date.now();
-    if (maxMs <= 0) return;
-    try {
-      await session.mainFrame().evaluate<boolean>(SETTLE_SCRIPT, { quietMs: DOM_QUIET_MS, maxMs });
-    } catch (err) {
-      // A navigation replaced the document: settle the new one.
-      if (driverErrorKind(err) !== 'other') throw err;
-      continue;
-    }
-    if (live.requests === started && networkIsQuiet(live)) return;
-    await networkQuiet(live, until);
-  }
-}
-
-const networkIsQuiet = (live: { inflight: number; lastActivity: number }) =>
-  live.inflight === 0 && Date.now() - live.lastActivity >= NETWORK_QUIET_MS;
-
-/** Waits until no request has been in flight for NETWORK_QUIET_MS, or until `until`. */
-async function networkQuiet(live: { inflight: number; lastActivity: number }, until: number): Promise<void> {
-  while (Date.now() < until) {
-    if (networkIsQuiet(live)) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+function waitForSelector(session: DriverSession, key: string, selector: string, timeoutMs: number): Promise<boolean> {
+  const own = session.mainFrame().evaluate<boolean>(WAIT_FOR_SELECTOR_SCRIPT, { key, selector, timeoutMs }).catch(() => false);
+  const theirs = session.waitForSelector(selector, timeoutMs);
+  return new Promise((resolve, reject) => {
+    let misses = 0;
+    const miss = () => void (++misses === 2 && resolve(false));
+    void own.then((found) => (found ? resolve(true) : miss()));
+    theirs.then((found) => (found ? resolve(true) : miss()), reject);
+  });
 }
 
 /** Lower-case media type without parameters, or null when absent or malformed. */

@@ -14,6 +14,8 @@ export interface BrowserPoolOptions {
   acquireTimeoutMs?: number;
   /** A browser takes this many renders, then is retired (closed once idle) and replaced. Default 100. */
   recyclePagesPerBrowser?: number;
+  /** TRAWL_BROWSER_SETTLE_MAX_MS: how long a parsed page may take to settle; default DEFAULT_SETTLE_MAX_MS. */
+  settleMaxMs?: number;
   /** Replaces the User-Agent; default: Chromium's own with "HeadlessChrome" written as "Chrome". */
   userAgent?: string;
 }
@@ -34,6 +36,11 @@ export interface RenderRequest {
    * browser_capacity_full); a crawl, which is asynchronous anyway, lets its pages queue for a browser instead.
    */
   acquireTimeoutMs?: number;
+  /**
+   * When set, the render's own time (navigation, settling, artifacts) starts when it gets a browser page: its
+   * deadline is min(deadline, acquired + budgetMs). A crawl page queued for a browser keeps its whole budget.
+   */
+  budgetMs?: number;
 }
 
 export type BrowserDebug = Diagnostics['browser_debug'];

@@ -48,7 +48,13 @@ describe('browser render', () => {
     expect(content.quality.low_quality).toBe(false);
 
     // Counts from real events: the document and the data request; the page's one console.log.
-    expect(r.diagnostics.browser_debug).toEqual({ enabled: true, network_event_count: 2, console_message_count: 1 });
+    expect(r.diagnostics.browser_debug).toEqual({
+      enabled: true,
+      network_event_count: 2,
+      console_message_count: 1,
+      settle_ms: expect.any(Number),
+      settle_reason: 'stable',
+    });
     expect(r.diagnostics.browser_failure).toEqual({
       present: false,
       category: 'none',

@@ -35,6 +35,7 @@ export const EnvSchema = z.object({
   TRAWL_BROWSER_PAGES: z.coerce.number().int().min(1).max(256).optional(),
   TRAWL_BROWSER_RECYCLE_PAGES: intFrom(1, 100_000, 100),
   TRAWL_BROWSER_ACQUIRE_MS: intFrom(0, 60_000, 20),
+  TRAWL_BROWSER_SETTLE_MAX_MS: intFrom(0, 120_000, 5_000),
   TRAWL_CONTENT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   TRAWL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   TRAWL_WORKER_CONCURRENCY: intFrom(1, 1024, 32),

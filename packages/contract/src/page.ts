@@ -46,7 +46,7 @@ export type BlockReason = z.infer<typeof BlockReason>;
 
 export const FallbackEvent = z
   .strictObject({
-    kind: z.enum(['route', 'engine']).meta({ description: 'route: proxy to direct; engine: light to browser.' }),
+    kind: z.enum(['route', 'engine']).meta({ description: 'route: proxy to direct; engine: light to browser, or browser back to light when the render was worse (reason browser_result_worse).' }),
     from: z.string(),
     to: z.string(),
     reason: z.string(),
@@ -82,6 +82,11 @@ export const BrowserDebugDiagnostics = z.strictObject({
   enabled: z.boolean(),
   network_event_count: z.int().nonnegative(),
   console_message_count: z.int().nonnegative(),
+  // Present once a render read its page: how long the page took to settle (from when it was parsed, or from when
+  // wait_for_selector matched) and why reading began: its content held still (`stable`), the selector's content
+  // held still (`selector`), or the settle bound or deadline came first (`bound`).
+  settle_ms: z.int().nonnegative().optional(),
+  settle_reason: z.enum(['stable', 'selector', 'bound']).optional(),
   // Present only when browser.virtual_scroll was asked for: scrolls that moved the container, distinct rows kept.
   scroll_count: z.int().nonnegative().optional(),
   rows_collected: z.int().nonnegative().optional(),

@@ -47,6 +47,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     maxPages: config.TRAWL_BROWSER_PAGES,
     acquireTimeoutMs: config.TRAWL_BROWSER_ACQUIRE_MS,
     recyclePagesPerBrowser: config.TRAWL_BROWSER_RECYCLE_PAGES,
+    settleMaxMs: config.TRAWL_BROWSER_SETTLE_MAX_MS,
   });
   // Default: one content thread per spare core, so a process uses every core for parsing and Markdown.
   const content = createContentProcessor(config.TRAWL_CONTENT_THREADS ?? Math.min(4, availableParallelism() - 1));

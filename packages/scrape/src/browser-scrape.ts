@@ -17,6 +17,8 @@ export interface BrowserScrapeRequest {
   allowRedirect?: (from: URL, to: URL) => boolean;
   /** How long to wait for a free browser page (default: the pool's short bound). */
   acquireTimeoutMs?: number;
+  /** The render's own time, counted from when it gets a browser page (RenderRequest.budgetMs). */
+  budgetMs?: number;
 }
 
 const NO_ADAPTIVE = { enabled: false, used: false, action: 'none', confidence: 0 } as const;
@@ -34,6 +36,7 @@ export async function scrapeBrowser(
     record: req.record,
     allowNavigation: req.allowRedirect,
     acquireTimeoutMs: req.acquireTimeoutMs,
+    budgetMs: req.budgetMs,
   });
   const diagnostics: EngineDiagnostics = { adaptive_extraction: { ...NO_ADAPTIVE }, ...r.diagnostics };
   const audit: EngineAudit = {

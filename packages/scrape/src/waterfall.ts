@@ -20,9 +20,23 @@ export function browserReason(page: ScrapedPage): string | null {
 }
 
 /**
+ * The browser's page is worse than the light one it was asked to improve: clearly less main-content text (a
+ * render that lost what the server sent) or a lower quality score. Then the light page is delivered.
+ */
+export function browserWorse(light: ScrapedPage, browser: ScrapedPage): boolean {
+  const l = light.quality;
+  const b = browser.quality;
+  return b.signals.text_length < l.signals.text_length * EMPTIER_RATIO || b.score < l.score;
+}
+/** Rendering may drop a little text the server sent (a "please enable JavaScript" note): not "emptier". */
+const EMPTIER_RATIO = 0.9;
+
+/**
  * Fetch's engine waterfall: light first; the browser only when the light page is empty, a script-only shell or
  * below the quality threshold. A failed light retrieval (SSRF refusal, size or redirect limits, network) never
- * falls back. With no browser capacity the light page is delivered, marked browser_capacity_full.
+ * falls back. With no browser capacity the light page is delivered, marked browser_capacity_full. The waterfall
+ * never returns worse than it had: a rendered page that is emptier or of lower quality than the light page loses
+ * to it, and the audit says so (an engine event from browser back to light, reason `browser_result_worse`).
  */
 export async function scrapeWaterfall(deps: WaterfallDeps, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const light = await scrapeLight(deps, req);
@@ -45,9 +59,22 @@ export async function scrapeWaterfall(deps: WaterfallDeps, req: ScrapeRequest): 
     quality_score: quality,
     block_reason: blockReason,
   });
-  if (rendered.ok) {
+  if (rendered.ok && !browserWorse(light.page, rendered.page)) {
     const p = rendered.page;
     return { ok: true, page: { ...p, audit: audit('browser', null, p.audit.retry_stats.total_attempts, p.audit.quality_score) } };
+  }
+  if (rendered.ok) {
+    const p = rendered.page;
+    const back: FallbackEvent = { kind: 'engine', from: 'browser', to: 'light', reason: 'browser_result_worse', at: new Date().toISOString() };
+    const a = audit('light', null, p.audit.retry_stats.total_attempts, la.quality_score);
+    return {
+      ok: true,
+      page: {
+        ...light.page,
+        audit: { ...a, fallback_reasons: [...a.fallback_reasons, 'browser_result_worse'], fallback_events: [...a.fallback_events, back] },
+        diagnostics: { ...light.page.diagnostics, browser_debug: p.diagnostics.browser_debug, browser_failure: p.diagnostics.browser_failure },
+      },
+    };
   }
   // The light page is still the best we have: deliver it, saying what the browser could not do.
   const f = rendered.failure;

@@ -111,7 +111,8 @@ export class CrawlWorker {
         maxRequestRetries: 0,
         useSessionPool: false,
         retryOnBlocked: false,
-        requestHandlerTimeoutSecs: Math.ceil(this.settings.fetchTimeoutMs / 1000) + 30,
+        // A browser-rendered page may queue for a browser up to one fetch timeout before its own.
+        requestHandlerTimeoutSecs: Math.ceil((2 * this.settings.fetchTimeoutMs) / 1000) + 30,
         statusMessageLoggingInterval: 86_400,
         autoscaledPoolOptions: { desiredConcurrency: this.settings.concurrency, maybeRunIntervalSecs: 0.02 },
         requestHandler: async ({ request }) => {

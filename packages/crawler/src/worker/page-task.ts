@@ -98,10 +98,12 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
     const u = normalizeUrl(to.href);
     return u !== null && rule.allows(u);
   };
-  // A crawl with browser controls renders every page; pages wait for a free browser page rather than fail,
-  // since the crawl is asynchronous anyway.
+  // A crawl with browser controls renders every page; pages queue for a free browser page (up to one fetch
+  // timeout) rather than fail, since the crawl is asynchronous anyway, and the render's own time starts once it
+  // has one: a page that waited is not cut short.
+  const t = deps.settings.fetchTimeoutMs;
   const outcome = ctx.plan.browser
-    ? await scrapeBrowser(deps, { url: req.url, deadline, controls: ctx.plan.browser, allowRedirect, acquireTimeoutMs: deps.settings.fetchTimeoutMs / 2 })
+    ? await scrapeBrowser(deps, { url: req.url, deadline: deadline + t, budgetMs: t, controls: ctx.plan.browser, allowRedirect, acquireTimeoutMs: t })
     : await scrapeLight(deps, { url: req.url, deadline, allowRedirect });
   if (!outcome.ok) {
     const f = outcome.failure;

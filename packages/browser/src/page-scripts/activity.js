@@ -1,0 +1,475 @@
+// Init script (runs in every frame before any page script): watches what the page still has in hand, so the
+// render can read it when its content is there and holding still (settle.ts decides; settle-policy.ts says how).
+// It keeps: the time of the last DOM change; the visible-text size and the last time it grew; the page's pending
+// timers, idle callbacks and animation frames, each tied to its callback so that a callback that has already run
+// without adding text (a clock tick, a carousel step, an animation loop) no longer counts as work to wait for;
+// and whether the page reacts to scrolling (IntersectionObserver targets, scroll listeners), which decides the
+// lazy-content scan. Wrappers are Proxies of the originals, so they keep their names and native toString.
+// Everything is reachable only through a non-enumerable global whose name holds a per-render nonce.
+(function trawlActivity(key) {
+  'use strict';
+  if (Object.prototype.hasOwnProperty.call(window, key)) return;
+  const now = () => performance.now();
+  const GROW_MIN_CHARS = 8;
+  const GROW_RATIO = 0.005;
+  const ATTRIBUTION_MS = 60;
+  const MEASURE_EVERY_MS = 16;
+  const READY_EVERY_MS = 60;
+  const SHORT_MAIN_CHARS = 200;
+  /** Past this much text a page is not an empty shell; its reader's text (a layout) is not worth computing. */
+  const SURELY_CONTENT_CHARS = 20000;
+  const APP_ROOTS = ['root', 'app', '__next', '__nuxt', '___gatsby', 'svelte', 'main-app', 'app-root'];
+  const FURNITURE = 'nav,header,footer,aside,dialog,[role="navigation"],[role="banner"],[role="contentinfo"],[role="complementary"]';
+  const INDICATORS =
+    '[aria-busy="true"],[role="progressbar"],[class*="skeleton" i],[class*="spinner" i],[class*="loading" i],[class*="loader" i],[class*="shimmer" i],[class*="placeholder" i]';
+  const PLACEHOLDER_TEXT =
+    /^(loading|please wait|one moment|just a moment|fetching|chargement|cargando|carregando|caricamento|wird geladen|laden|загрузка|読み込み中|加载中|載入中)[\s.…!]*$/i;
+
+  const original = {
+    setTimeout: window.setTimeout,
+    clearTimeout: window.clearTimeout,
+    setInterval: window.setInterval,
+    clearInterval: window.clearInterval,
+    raf: window.requestAnimationFrame,
+    caf: window.cancelAnimationFrame,
+    ric: window.requestIdleCallback,
+    cic: window.cancelIdleCallback,
+  };
+  const start = now();
+  const s = {
+    lastMutation: start,
+    lastGrowth: start,
+    lastBlockingFire: -Infinity,
+    inTick: false,
+    base: 0,
+    measuredAt: -Infinity,
+    ready: null,
+    readyAt: -Infinity,
+    readyFor: null,
+    dirty: true,
+    framesSinceGrowth: 0,
+    lazy: 0,
+  };
+  /** Pending timers and idle callbacks: id -> {due, rec}. Animation frames: id -> rec. */
+  const timers = new Map();
+  const idles = new Map();
+  const frames = new Map();
+  /** Per callback: how often it ran and whether text grew right after its last run. */
+  const recs = new WeakMap();
+  let recent = [];
+  const recOf = (fn) => {
+    let r = recs.get(fn);
+    if (!r) recs.set(fn, (r = { fires: 0, grew: false }));
+    return r;
+  };
+  const blocking = (rec) => rec.fires === 0 || rec.grew;
+  /**
+   * Runs a timer, idle or frame callback, noting when it ran. A callback that has already run without adding text
+   * is a tick (a clock, a carousel, an animation loop): the DOM changes it makes at once do not count as changes
+   * worth waiting out (they are delivered to the MutationObserver before the microtask queued after it).
+   */
+  const run = (rec, cb, self, args) => {
+    const t = now();
+    const tick = !blocking(rec);
+    if (!tick) s.lastBlockingFire = t;
+    rec.fires++;
+    rec.grew = false;
+    recent.push({ rec, t });
+    if (recent.length > 64) recent = recent.filter((x) => t - x.t <= ATTRIBUTION_MS);
+    s.inTick = tick;
+    try {
+      return cb.apply(self, args);
+    } finally {
+      queueMicrotask(() => {
+        s.inTick = false;
+      });
+    }
+  };
+
+  function textSize() {
+    const body = document.body;
+    if (!body) return 0;
+    let n = body.textContent.length;
+    for (const tag of ['script', 'style', 'noscript']) for (const el of body.getElementsByTagName(tag)) n -= el.textContent.length;
+    return n;
+  }
+  function measure(t) {
+    s.measuredAt = t;
+    const n = textSize();
+    if (n >= s.base + Math.max(GROW_MIN_CHARS, s.base * GROW_RATIO)) {
+      s.base = n;
+      s.lastGrowth = t;
+      s.lastMutation = t;
+      s.framesSinceGrowth = 0;
+      for (const x of recent) if (t - x.t <= ATTRIBUTION_MS) x.rec.grew = true;
+    }
+  }
+  new MutationObserver(() => {
+    const t = now();
+    if (!s.inTick) s.lastMutation = t;
+    s.dirty = true;
+    // Measured at once while a callback that just ran may be owed the growth (else its next run goes unwaited).
+    const owed = recent.length > 0 && t - recent[recent.length - 1].t <= ATTRIBUTION_MS;
+    if (owed || t - s.measuredAt >= MEASURE_EVERY_MS) measure(t);
+    if (waiter !== null) recheckSoon();
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+
+  // look(): the render's one question per wait. It waits in the page (no round trip per tick) until the time the
+  // render asked for has passed or, if the content was not there, until it is (checked after DOM changes, at most
+  // every READY_EVERY_MS) or the document has loaded.
+  let waiter = null;
+  let recheck = null;
+  function recheckSoon() {
+    if (recheck !== null) return;
+    recheck = original.setTimeout.call(window, () => {
+      recheck = null;
+      if (waiter === null) return;
+      refreshReady(now(), s.readyFor);
+      if (s.ready && document.readyState === 'complete') waiter();
+    }, READY_EVERY_MS);
+  }
+
+  const define = (obj, name, value) => Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
+  const wrapTimer = (fn0, repeat) =>
+    new Proxy(fn0, {
+      apply(target, self, args) {
+        const cb = args[0];
+        if (typeof cb !== 'function') return Reflect.apply(target, self, args);
+        const delay = Math.max(0, Number(args[1]) || 0);
+        const rec = recOf(cb);
+        let id;
+        args[0] = function () {
+          if (repeat) {
+            const e = timers.get(id);
+            if (e) e.due = now() + delay;
+          } else timers.delete(id);
+          return run(rec, cb, this, arguments);
+        };
+        id = Reflect.apply(target, self, args);
+        timers.set(id, { due: now() + delay, rec });
+        return id;
+      },
+    });
+  const wrapClear = (fn0, map) =>
+    new Proxy(fn0, {
+      apply(target, self, args) {
+        map.delete(args[0]);
+        return Reflect.apply(target, self, args);
+      },
+    });
+  define(window, 'setTimeout', wrapTimer(original.setTimeout, false));
+  define(window, 'setInterval', wrapTimer(original.setInterval, true));
+  define(window, 'clearTimeout', wrapClear(original.clearTimeout, timers));
+  define(window, 'clearInterval', wrapClear(original.clearInterval, timers));
+  if (typeof original.raf === 'function') {
+    define(
+      window,
+      'requestAnimationFrame',
+      new Proxy(original.raf, {
+        apply(target, self, args) {
+          const cb = args[0];
+          if (typeof cb !== 'function') return Reflect.apply(target, self, args);
+          const rec = recOf(cb);
+          let id;
+          args[0] = function (ts) {
+            frames.delete(id);
+            s.framesSinceGrowth++;
+            return run(rec, cb, this, [ts]);
+          };
+          id = Reflect.apply(target, self, args);
+          frames.set(id, rec);
+          return id;
+        },
+      }),
+    );
+    define(window, 'cancelAnimationFrame', wrapClear(original.caf, frames));
+  }
+  if (typeof original.ric === 'function') {
+    define(
+      window,
+      'requestIdleCallback',
+      new Proxy(original.ric, {
+        apply(target, self, args) {
+          const cb = args[0];
+          if (typeof cb !== 'function') return Reflect.apply(target, self, args);
+          const rec = recOf(cb);
+          const timeout = args[1] && Number(args[1].timeout) > 0 ? Number(args[1].timeout) : 50;
+          let id;
+          args[0] = function (deadline) {
+            idles.delete(id);
+            return run(rec, cb, this, [deadline]);
+          };
+          id = Reflect.apply(target, self, args);
+          idles.set(id, { due: now() + timeout, rec });
+          return id;
+        },
+      }),
+    );
+    define(window, 'cancelIdleCallback', wrapClear(original.cic, idles));
+  }
+  if (typeof IntersectionObserver === 'function') {
+    const observe = IntersectionObserver.prototype.observe;
+    define(
+      IntersectionObserver.prototype,
+      'observe',
+      new Proxy(observe, {
+        apply(target, self, args) {
+          s.lazy++;
+          return Reflect.apply(target, self, args);
+        },
+      }),
+    );
+  }
+  const listen = EventTarget.prototype.addEventListener;
+  // fetch() and XHR as the page starts them: the browser's network events reach the render a moment later (long
+  // enough, on a loaded machine, to read a page whose data request had just gone out).
+  const requests = new Map();
+  const answered = new Set();
+  let requestSeq = 0;
+  let lastRequestStart = -Infinity;
+  // The same key as endpointKey in network-activity.ts: cache-busting values (timestamps, random ids) do not make
+  // a poll new; another page of results (?from=3) does.
+  const VOLATILE = /^(\d{8,}|[0-9a-f-]{16,})$/i;
+  const endpointOf = (method, url) => {
+    try {
+      const u = new URL(url, location.href);
+      const q = Array.from(u.searchParams, ([k, v]) => `${k}=${VOLATILE.test(v) ? '*' : v}`).join('&');
+      return `${String(method || 'GET').toUpperCase()} ${u.origin}${u.pathname}?${q}`;
+    } catch (e) {
+      return String(url);
+    }
+  };
+  const track = (endpoint) => {
+    const id = ++requestSeq;
+    lastRequestStart = now();
+    requests.set(id, { endpoint, start: lastRequestStart });
+    return () => {
+      if (requests.delete(id)) answered.add(endpoint);
+    };
+  };
+  if (typeof window.fetch === 'function') {
+    define(
+      window,
+      'fetch',
+      new Proxy(window.fetch, {
+        apply(target, self, args) {
+          let endpoint = '';
+          try {
+            const req = args[0];
+            const method = (args[1] && args[1].method) || (req && typeof req === 'object' && req.method) || 'GET';
+            endpoint = endpointOf(method, req && typeof req === 'object' && 'url' in req ? req.url : req);
+          } catch (e) {
+            endpoint = '';
+          }
+          const done = track(endpoint);
+          const p = Reflect.apply(target, self, args);
+          p.then(done, done);
+          return p;
+        },
+      }),
+    );
+  }
+  if (typeof XMLHttpRequest === 'function') {
+    const endpoints = new WeakMap();
+    define(
+      XMLHttpRequest.prototype,
+      'open',
+      new Proxy(XMLHttpRequest.prototype.open, {
+        apply(target, self, args) {
+          endpoints.set(self, endpointOf(args[0], args[1]));
+          return Reflect.apply(target, self, args);
+        },
+      }),
+    );
+    define(
+      XMLHttpRequest.prototype,
+      'send',
+      new Proxy(XMLHttpRequest.prototype.send, {
+        apply(target, self, args) {
+          const done = track(endpoints.get(self) || '');
+          listen.call(self, 'loadend', done);
+          return Reflect.apply(target, self, args);
+        },
+      }),
+    );
+  }
+  define(
+    EventTarget.prototype,
+    'addEventListener',
+    new Proxy(listen, {
+      apply(target, self, args) {
+        if ((args[0] === 'scroll' || args[0] === 'wheel') && (self === window || self === document)) s.lazy++;
+        return Reflect.apply(target, self, args);
+      },
+    }),
+  );
+
+  const visible = (el) => {
+    if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const topmost = (root, selector) =>
+    Array.from(root.querySelectorAll(selector)).filter((el) => {
+      const outer = el.parentElement && el.parentElement.closest(selector);
+      return !outer || !root.contains(outer);
+    });
+  /** The reader's text of `root` without site furniture (page level only) and without loading indicators. */
+  function mainText(root, pageLevel) {
+    let text = root.innerText || '';
+    const cut = (el) => {
+      const t = el.innerText || '';
+      if (t) text = text.replace(t, ' ');
+    };
+    if (pageLevel) topmost(root, FURNITURE).forEach(cut);
+    topmost(root, INDICATORS).slice(0, 50).forEach(cut);
+    return text.replace(/\s+/g, ' ').trim();
+  }
+  function indicatorShown(root) {
+    let n = 0;
+    for (const el of root.querySelectorAll(INDICATORS)) {
+      if (++n > 50) break;
+      if (visible(el)) return true;
+    }
+    return false;
+  }
+  /**
+   * Whether the main content (or, with a selector, the element it names) is there: not an empty app root, not
+   * only a spinner, skeleton or "Loading…" placeholder, not empty while the page has scripts to fill it.
+   */
+  function contentReady(selector) {
+    let root = null;
+    if (selector) {
+      try {
+        root = document.querySelector(selector);
+      } catch (e) {
+        root = null;
+      }
+    }
+    // A selector that matched inside a shadow root (Playwright's selectors pierce them) is judged by the page.
+    if (!root) selector = null;
+    root = root || document.body;
+    if (!root) return false;
+    if (!selector) {
+      for (const id of APP_ROOTS) {
+        const el = document.getElementById(id);
+        if (el && !(el.textContent || '').trim() && !el.querySelector('img,svg,canvas,video')) return false;
+      }
+    }
+    if (!selector && textSize() > SURELY_CONTENT_CHARS) return true;
+    const text = mainText(root, !selector);
+    if (PLACEHOLDER_TEXT.test(text)) return false;
+    if (text.length < SHORT_MAIN_CHARS && indicatorShown(root)) return false;
+    if (text === '') return selector ? false : document.scripts.length === 0;
+    return true;
+  }
+
+  function refreshReady(t, sel) {
+    s.ready = document.readyState === 'loading' ? false : contentReady(sel);
+    s.readyAt = t;
+    s.readyFor = sel;
+    s.dirty = false;
+  }
+  function look(selector, youngMs, waitMs) {
+    if (!(waitMs > 0)) return probe(selector, youngMs);
+    return new Promise((resolve) => {
+      const done = () => {
+        if (waiter !== done) return;
+        waiter = null;
+        original.clearTimeout.call(window, timer);
+        resolve(probe(selector, youngMs));
+      };
+      const timer = original.setTimeout.call(window, done, waitMs);
+      waiter = done;
+      if (s.ready === false || document.readyState !== 'complete') recheckSoon();
+    });
+  }
+  listen.call(window, 'load', () => {
+    if (waiter !== null) recheckSoon();
+  });
+  function probe(selector, youngMs) {
+    const t = now();
+    if (s.dirty && t - s.measuredAt >= MEASURE_EVERY_MS) measure(t);
+    const sel = selector || null;
+    if (s.ready === null || sel !== s.readyFor || (s.dirty && t - s.readyAt >= READY_EVERY_MS)) refreshReady(t, sel);
+    let timerDueIn = Infinity;
+    for (const map of [timers, idles]) for (const e of map.values()) if (blocking(e.rec)) timerDueIn = Math.min(timerDueIn, e.due - t);
+    let fetching = false;
+    let fetchingNew = false;
+    for (const r of requests.values()) {
+      fetching = true;
+      if (t - r.start < youngMs && !answered.has(r.endpoint)) fetchingNew = true;
+    }
+    const doc = document.documentElement;
+    return {
+      readyState: document.readyState,
+      ready: s.ready,
+      sinceMutation: t - s.lastMutation,
+      sinceGrowth: t - s.lastGrowth,
+      sinceBlockingFire: t - s.lastBlockingFire,
+      sinceRequest: t - lastRequestStart,
+      fetching,
+      fetchingNew,
+      timerDueIn: timerDueIn === Infinity ? null : Math.max(0, timerDueIn),
+      framesPending: frames.size,
+      framesSinceGrowth: s.framesSinceGrowth,
+      lazy: s.lazy > 0,
+      scrollable: !!doc && doc.scrollHeight > window.innerHeight * 1.2,
+      maxScroll: doc ? Math.max(0, doc.scrollHeight - window.innerHeight) : 0,
+    };
+  }
+
+  // One rendering update after the scroll: scroll events are dispatched and intersections computed in it (before
+  // any task queued from its animation-frame callbacks runs), so the next step cannot hide this position from them.
+  const frame = () =>
+    new Promise((resolve) => original.raf.call(window, () => original.setTimeout.call(window, resolve, 0)));
+  /**
+   * Scrolls down a screen at a time from `arg.from` (one rendering update each, so IntersectionObservers and
+   * scroll handlers see every position), then back to the top. Resolves with the screens scrolled and the lowest
+   * offset reached.
+   */
+  async function scan(arg) {
+    const end = now() + arg.budgetMs;
+    let steps = 0;
+    let y = Math.max(0, arg.from || 0);
+    window.scrollTo(0, y);
+    while (steps < arg.maxSteps && now() < end) {
+      const doc = document.documentElement;
+      if (!doc || y + window.innerHeight >= doc.scrollHeight) break;
+      y += Math.max(200, Math.floor(window.innerHeight * 0.85));
+      window.scrollTo(0, y);
+      steps++;
+      await frame();
+    }
+    window.scrollTo(0, 0);
+    await frame();
+    return { steps, y };
+  }
+
+  /** Resolves true as soon as `selector` matches in this document (light DOM), false after timeoutMs. */
+  function waitFor(selector, timeoutMs) {
+    const match = () => {
+      try {
+        return document.querySelector(selector) !== null;
+      } catch (e) {
+        return false;
+      }
+    };
+    if (match()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const mo = new MutationObserver(() => {
+        if (!match()) return;
+        mo.disconnect();
+        original.clearTimeout.call(window, timer);
+        resolve(true);
+      });
+      mo.observe(document, { childList: true, subtree: true, attributes: true });
+      const timer = original.setTimeout.call(window, () => {
+        mo.disconnect();
+        resolve(match());
+      }, timeoutMs);
+    });
+  }
+
+  Object.defineProperty(window, key, { value: { look, scan, waitFor }, writable: false, configurable: false, enumerable: false });
+})

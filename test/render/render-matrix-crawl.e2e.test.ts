@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allItems, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
+import { MODES, startCrawlEnv, type CrawlEnv } from '../support/crawl-modes.ts';
+import { expectWholeRender } from '../support/render-matrix/checks.ts';
+import { MATRIX, matrixPage } from '../support/render-matrix/pages.ts';
+import { startMatrixSite, type MatrixSite } from '../support/render-matrix/site.ts';
+
+/** Issue 10: a crawl with browser controls reads every page of the render matrix whole, in both modes. */
+let site: MatrixSite;
+beforeAll(async () => {
+  site = await startMatrixSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+describe.each(MODES)('render matrix through a browser-controlled crawl (%s)', (mode) => {
+  let env: CrawlEnv;
+  beforeAll(async () => {
+    env = await startCrawlEnv(mode, { env: { TRAWL_BROWSER_PAGES: '2', TRAWL_FETCH_TIMEOUT_MS: '20000' } });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('delivers every matrix page whole', async () => {
+    const created = await startCrawl(env.gw, { urls: [`${site.origin('matrix.test')}/matrix/`], max_depth: 1, browser: {} });
+    const done = await waitForCrawl(env.gw, created.id, { timeoutMs: 150_000 });
+    expect(done.status).toBe('completed');
+    const items = await allItems(env.gw, created.id);
+    const seen = new Set<string>();
+    for (const item of items) {
+      const name = new URL(item.url).pathname.replace(/^\/matrix\/?/, '');
+      const page = matrixPage(name);
+      if (!page) continue;
+      seen.add(name);
+      expect(item.audit.engines_attempted).toEqual(['browser']);
+      expectWholeRender(page, item);
+    }
+    const failed = items.filter((i) => i.status !== 'completed').map((i) => `${i.url}: ${i.status}`);
+    expect([...seen].sort(), JSON.stringify({ progress: done.progress, diagnostics: done.diagnostics, failed })).toEqual(MATRIX.map((p) => p.name).sort());
+  }, 180_000);
+});
