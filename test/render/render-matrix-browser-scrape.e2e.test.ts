@@ -1,30 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PageRunResponse } from '@trawl/contract';
-import { startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { eachConcurrently, expectWholeRender } from '../support/render-matrix/checks.ts';
+import { eachConcurrently, expectWholeRender, MATRIX_PAGES, useMatrixGateway } from '../support/render-matrix/checks.ts';
 import { MATRIX, matrixPage, type MatrixPage } from '../support/render-matrix/pages.ts';
-import { startMatrixSite, type MatrixSite } from '../support/render-matrix/site.ts';
 
 /**
  * Issue 10: every page of the render matrix comes back whole from POST /v1/browser-scrape, every time, with the
  * pool full so the pages compete for the cores, as they do in production.
  */
 const REPS = 4;
-// Two pages per test file: with two test files at once, the machine runs four, as production sizes it (2 per core).
-const PAGES = 2;
-let site: MatrixSite;
-let gw: TestGateway;
-beforeAll(async () => {
-  site = await startMatrixSite();
-  gw = await startTestGateway({ TRAWL_BROWSER_PAGES: String(PAGES), TRAWL_BROWSER_ACQUIRE_MS: '2000' });
-});
-afterAll(async () => {
-  await gw?.close();
-  await site?.close();
-});
+const env = useMatrixGateway();
 
 async function scrape(page: MatrixPage, browser?: Record<string, unknown>) {
-  const res = await gw.call('POST', '/v1/browser-scrape', { url: site.url(page.name, 'matrix.test'), ...(browser ? { browser } : {}) });
+  const res = await env.gw().call('POST', '/v1/browser-scrape', { url: env.site().url(page.name, 'matrix.test'), ...(browser ? { browser } : {}) });
   const body: unknown = await res.json();
   expect(res.status, `${page.name}: ${JSON.stringify(body)}`).toBe(200);
   return PageRunResponse.parse(body).result;
@@ -33,7 +20,7 @@ async function scrape(page: MatrixPage, browser?: Record<string, unknown>) {
 describe('render matrix through Browser scrape', () => {
   it(`reads every page whole, ${REPS} times each, with the pool full`, async () => {
     const jobs = Array.from({ length: REPS }, () => MATRIX).flat();
-    await eachConcurrently(jobs, PAGES, async (page) => expectWholeRender(page, await scrape(page)));
+    await eachConcurrently(jobs, MATRIX_PAGES, async (page) => expectWholeRender(page, await scrape(page)));
   }, 300_000);
 
   it('with wait_for_selector, lets the content under the selector settle (a chunked article is not cut at its first chunk)', async () => {

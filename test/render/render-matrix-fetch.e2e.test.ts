@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PageRunResponse } from '@trawl/contract';
-import { startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { eachConcurrently, expectWholeRender } from '../support/render-matrix/checks.ts';
+import { eachConcurrently, expectWholeRender, MATRIX_PAGES, useMatrixGateway } from '../support/render-matrix/checks.ts';
 import { MATRIX } from '../support/render-matrix/pages.ts';
-import { startMatrixSite, type MatrixSite } from '../support/render-matrix/site.ts';
 import { judge } from '../support/render-matrix/text.ts';
 
 /**
@@ -11,24 +9,13 @@ import { judge } from '../support/render-matrix/text.ts';
  * whose content only exists after its scripts ran falls back to the browser and comes back whole.
  */
 const REPS = 3;
-// Two pages per test file: with two test files at once, the machine runs four, as production sizes it (2 per core).
-const PAGES = 2;
-let site: MatrixSite;
-let gw: TestGateway;
-beforeAll(async () => {
-  site = await startMatrixSite();
-  gw = await startTestGateway({ TRAWL_BROWSER_PAGES: String(PAGES), TRAWL_BROWSER_ACQUIRE_MS: '2000' });
-});
-afterAll(async () => {
-  await gw?.close();
-  await site?.close();
-});
+const env = useMatrixGateway();
 
 describe('render matrix through Fetch', () => {
   it(`reads every page whole, ${REPS} times each`, async () => {
     const jobs = Array.from({ length: REPS }, () => MATRIX).flat();
-    await eachConcurrently(jobs, PAGES, async (page) => {
-      const res = await gw.call('POST', '/v1/fetch', { url: site.url(page.name, 'matrix.test') });
+    await eachConcurrently(jobs, MATRIX_PAGES, async (page) => {
+      const res = await env.gw().call('POST', '/v1/fetch', { url: env.site().url(page.name, 'matrix.test') });
       const body: unknown = await res.json();
       expect(res.status, `${page.name}: ${JSON.stringify(body)}`).toBe(200);
       const { result } = PageRunResponse.parse(body);

@@ -6,6 +6,7 @@ import {
   DEFAULT_SETTLE_MAX_MS,
   defaultBrowserPages,
 } from './browser-defaults.ts';
+import { beforeDeadline, PAST_DEADLINE } from './deadline.ts';
 import { browserDiagnostics, type FailureNote } from './diagnostics.ts';
 import type { DriverBrowser } from './driver.ts';
 import { startEgressGate, type EgressGate } from './egress-gate.ts';
@@ -108,14 +109,14 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     let last: AttemptResult | null = null;
     while (attempts < 2 && !closed && Date.now() < req.deadline) {
       attempts++;
-      let entry: BrowserEntry;
+      let entry: BrowserEntry | typeof PAST_DEADLINE;
       try {
-        entry = await withDeadline(browserForRender(), req.deadline);
-      } catch (err) {
-        const timedOut = err instanceof DeadlineReached;
-        return failure(timedOut ? 'timeout' : 'render_failed', true, attempts, timedOut
-          ? { category: 'timeout', stage: 'launch', errorCode: 'deadline_exceeded' }
-          : { category: 'crash', stage: 'launch', errorCode: 'browser_launch_failed' }, last?.counters);
+        entry = await beforeDeadline(browserForRender(), req.deadline);
+      } catch {
+        return failure('render_failed', true, attempts, { category: 'crash', stage: 'launch', errorCode: 'browser_launch_failed' }, last?.counters);
+      }
+      if (entry === PAST_DEADLINE) {
+        return failure('timeout', true, attempts, { category: 'timeout', stage: 'launch', errorCode: 'deadline_exceeded' }, last?.counters);
       }
       entry.active++;
       entry.renders++;
@@ -230,24 +231,6 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
       if (denyGate) await (await denyGate).close();
     },
   };
-}
-
-class DeadlineReached extends Error {}
-
-function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DeadlineReached()), Math.max(0, deadline - Date.now()));
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
 }
 
 function isHttpUrl(url: string): boolean {

@@ -32,10 +32,14 @@ export interface SnapshotResult {
 }
 
 const ACTIVITY: PageScript = load('activity.js');
+const CONTENT_READY: PageScript = load('content-ready.js');
 
-/** The init script that watches the page's pending work and content under `key` (see page-scripts/activity.js). */
+/**
+ * The init script that watches the page's pending work and content under `key` (page-scripts/activity.js, judging
+ * readiness with page-scripts/content-ready.js).
+ */
 export function activityInit(key: string): string {
-  return `(${ACTIVITY.source})(${JSON.stringify(key)});`;
+  return `(${ACTIVITY.source})(${JSON.stringify(key)}, (${CONTENT_READY.source})());`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { beforeDeadline, PAST_DEADLINE } from './deadline.ts';
 import type { DriverSession } from './driver.ts';
 import type { NetworkActivity } from './network-activity.ts';
 import { LOOK_SCRIPT, SCAN_SCRIPT, type ActivityProbe } from './page-scripts.ts';
@@ -56,9 +57,9 @@ export async function settlePage(session: DriverSession, net: NetworkActivity, o
   });
   for (;;) {
     if (Date.now() >= boundAt()) return done('bound');
-    const probe = await withinBound(look(session, opts, Math.max(0, Math.min(waitMs, boundAt() - Date.now() - LOOK_MARGIN_MS))), boundAt);
+    const probe = await beforeDeadline(look(session, opts, Math.max(0, Math.min(waitMs, boundAt() - Date.now() - LOOK_MARGIN_MS))), boundAt());
     waitMs = 0;
-    if (probe === TIMED_OUT) return done('bound');
+    if (probe === PAST_DEADLINE) return done('bound');
     if (probe !== NAVIGATING) {
       last = probe;
       if (parsedAt === null && (probe === null || probe.readyState !== 'loading')) parsedAt = Date.now();
@@ -76,8 +77,8 @@ export async function settlePage(session: DriverSession, net: NetworkActivity, o
             if (driverErrorKind(err) !== 'other') throw err;
             return null;
           });
-          const r = await withinBound(scan, boundAt);
-          if (r === TIMED_OUT) return done('bound');
+          const r = await beforeDeadline(scan, boundAt());
+          if (r === PAST_DEADLINE) return done('bound');
           scans++;
           if (r !== null && typeof r === 'object') {
             scanned += r.steps;
@@ -98,7 +99,6 @@ export async function settlePage(session: DriverSession, net: NetworkActivity, o
 }
 
 const NAVIGATING = Symbol('navigating');
-const TIMED_OUT = Symbol('timed out');
 
 /** A look's in-page wait ends this long before the bound, so its answer still counts. */
 const LOOK_MARGIN_MS = 5;
@@ -112,23 +112,6 @@ async function look(session: DriverSession, opts: SettleOptions, waitMs: number)
     if (driverErrorKind(err) !== 'other') throw err;
     return NAVIGATING;
   }
-}
-
-/** The promise's value, or TIMED_OUT once boundAt() passes (a page whose main thread never yields). */
-function withinBound<T>(p: Promise<T>, boundAt: () => number): Promise<T | typeof TIMED_OUT> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, boundAt() - Date.now()));
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,8 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { PublicPageResult } from '@trawl/contract';
+import { startTestGateway, type TestGateway } from '../gateway.ts';
 import type { MatrixPage } from './pages.ts';
+import { startMatrixSite, type MatrixSite } from './site.ts';
 import { judge } from './text.ts';
 
 /** Runs fn over items with at most `n` at once (the browser pool's size: more would be refused for capacity). */
@@ -22,4 +24,25 @@ export function expectWholeRender(page: MatrixPage, result: Pick<PublicPageResul
   // Every page of the matrix, the never-settling ones included, is read because its content held still.
   expect(debug.settle_reason, `${page.name} settled by ${debug.settle_reason} after ${debug.settle_ms} ms`).toBe(reason);
   expect(debug.settle_ms).toBeGreaterThanOrEqual(0);
+}
+
+/**
+ * Pages rendered at once by a matrix test file: with two test files at once the machine runs four, as
+ * production sizes it (two per core).
+ */
+export const MATRIX_PAGES = 2;
+
+/** A matrix site and a gateway whose browser pool the matrix fills, started before and closed after the file. */
+export function useMatrixGateway(): { site: () => MatrixSite; gw: () => TestGateway } {
+  let site: MatrixSite;
+  let gw: TestGateway;
+  beforeAll(async () => {
+    site = await startMatrixSite();
+    gw = await startTestGateway({ TRAWL_BROWSER_PAGES: String(MATRIX_PAGES), TRAWL_BROWSER_ACQUIRE_MS: '2000' });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await site?.close();
+  });
+  return { site: () => site, gw: () => gw };
 }
