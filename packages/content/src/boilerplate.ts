@@ -72,6 +72,13 @@ function markOfNames(names: string): FurnitureMark | null {
   return verdict;
 }
 
+/** An element that says it is one article: <article>, role=article, itemprop=articleBody or text. */
+export function isArticleLandmark(el: DomElement): boolean {
+  if (el.name === 'article' || el.attribs.role?.toLowerCase() === 'article') return true;
+  const itemprop = el.attribs.itemprop?.toLowerCase();
+  return itemprop === 'articlebody' || itemprop === 'text';
+}
+
 /** Whether the element is named as content (main, article, itemprop=articleBody...). */
 export function isContentLandmark(el: DomElement): boolean {
   if (el.name === 'main' || el.name === 'article') return true;

@@ -44,7 +44,13 @@ export function markFurniture(
     const key = groupKey(nodes[i] as DomElement, i);
     groupGood.set(key, (groupGood.get(key) ?? 0) + rawGood[i]);
   }
+  // Inside <main>, <article> or another content landmark, a <footer> or <header> is the article's own (byline,
+  // tags): judged by its size like other furniture. At page level, the site's footer is never content, however
+  // much text it holds (testimonial sliders, long "about us" blurbs).
+  const inLandmark = new Uint8Array(n);
+  for (let i = 1; i < n; i++) inLandmark[i] = inLandmark[parent[i]] || landmark[parent[i]];
   const isFurniture = (i: number): boolean => {
+    if (!inLandmark[i] && (nodes[i] as DomElement).name === 'footer') return true;
     const share = Math.max(rawGood[i], groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0) / totalGood;
     const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
     return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;

@@ -3,6 +3,7 @@ import { pageLinks } from './links.ts';
 import { extractMainContent } from './main-content.ts';
 import { contentToMarkdown } from './markdown.ts';
 import { pageMetadata, pageTitle, type PageMetadata } from './metadata.ts';
+import { pageHints } from './page-hints.ts';
 import { preparePage } from './prepare-page.ts';
 import { assessQuality, type ContentQuality } from './quality.ts';
 import { serializeSanitized } from './sanitize-html.ts';
@@ -38,7 +39,7 @@ function extractHtml(source: string, finalUrl: string): HtmlContent {
   const title = pageTitle(page);
   const metadata = pageMetadata(page, title, baseUrl);
   const links = pageLinks(page.hrefs, baseUrl);
-  const main = extractMainContent(page.root);
+  const main = extractMainContent(page.root, pageHints(page, finalUrl));
   const pageTextLength = main.pageTextLength;
   // Only a short page's text is searched for an "enable JavaScript" notice, so only then is it built.
   const shortPageText = pageTextLength < 1000 ? main.pageText() : '';

@@ -1,5 +1,12 @@
 import type { DomDocument, DomElement, DomNode } from './dom.ts';
+import { declaredArticleBody } from './article-body.ts';
+import { markDuplicateBlocks } from './duplicate-blocks.ts';
 import { buildPageModel, type PageModel } from './page-model.ts';
+import { isArticleLandmark } from './boilerplate.ts';
+import type { PageHints } from './page-hints.ts';
+import { dropEdgeLinkLists, dropSections } from './sections.ts';
+
+const NO_HINTS: PageHints = { article: false, discussion: false, articleBody: null };
 import { collapse, CollapsedLength } from './text.ts';
 
 export interface MainContent {
@@ -22,6 +29,11 @@ const CORE_SHARE = 0.7;
 // ...and hold this many words of prose: without real prose (product grids, listings, forms) the content is
 // made of short pieces the estimate undervalues, and the whole region is the safer answer.
 const CORE_PROSE_WORDS = 250;
+const LANDMARK_CORE_SHARE = 0.6;
+// A <main> with less than this share of the page's prose, when at least WRONG_BLOCK_PROSE words of prose lie
+// outside it, is not trusted.
+const WRONG_BLOCK_SHARE = 0.25;
+const WRONG_BLOCK_PROSE = 300;
 
 /**
  * Main content in two steps. The region: the page's <main> (or role=main) when it has one, else the whole page;
@@ -30,15 +42,19 @@ const CORE_PROSE_WORDS = 250;
  * Measured on real pages, trusting the page's own landmarks and dropping furniture beats picking the single
  * densest block, which often loses an intro, a product grid or half a thread.
  */
-export function extractMainContent(root: DomDocument): MainContent {
+export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
   const model = buildPageModel(root);
+  dropSections(model, hints);
   const page = { pageTextLength: model.textLength, pageText: () => collapse(model.texts.data.join('')) };
   if (model.words[0] === 0) {
     // Everything with words was judged furniture (a page that is one big menu): return it rather than nothing.
     return { root, found: false, words: model.totalWords, linkWords: model.totalLinkWords, textLength: model.textLength, ...page };
   }
-  const region = mainRegion(model);
-  const core = coreOf(model, region);
+  // On a discussion the declared body is its first post only: the replies are content too.
+  const declared = hints.discussion ? -1 : declaredArticleBody(model, hints.articleBody);
+  const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article));
+  dropEdgeLinkLists(model, core);
+  markDuplicateBlocks(model, core);
   const end = detachDropped(model, core);
   return {
     root: model.nodes[core],
@@ -66,8 +82,8 @@ function keptTextLength(model: PageModel, core: number, end: number): number {
  * small next to the rest: on real pages, text outside <main> that escaped the furniture rules is rarely content.
  * An empty <main> (to be filled in by scripts) is no region.
  */
-function mainRegion(model: PageModel): number {
-  const { nodes, dropped, words } = model;
+function mainRegion(model: PageModel, article: boolean): number {
+  const { nodes, dropped, words, prose } = model;
   let region = 0;
   let regionWords = 0;
   for (let i = 1; i < nodes.length; i++) {
@@ -78,6 +94,9 @@ function mainRegion(model: PageModel): number {
       regionWords = words[i];
     }
   }
+  // On a page that declares itself an article, a <main> holding a small share of the page's prose while a much
+  // longer text sits outside it is a mislabelled teaser or header, not the article.
+  if (article && region !== 0 && prose[region] < WRONG_BLOCK_SHARE * prose[0] && prose[0] - prose[region] >= WRONG_BLOCK_PROSE) return 0;
   return region;
 }
 
@@ -86,11 +105,27 @@ function coreOf(model: PageModel, region: number): number {
   const inside = new Uint8Array(nodes.length);
   inside[region] = 1;
   let core = region;
+  // The page's own word for its content (<article>, itemprop=articleBody) needs a smaller share of the region:
+  // what follows an article inside the same wrapper is comments, cards and calls to action more often than not.
+  const landmark = new Uint8Array(nodes.length);
+  let landmarks = 0;
+  for (let i = region + 1; i < nodes.length && inside[parent[i]]; i++) {
+    inside[i] = 1;
+    if (!dropped[i] && isArticleLandmark(nodes[i] as DomElement)) {
+      landmark[i] = 1;
+      landmarks++;
+    }
+  }
+  // Several articles side by side are a listing of them, not one article.
+  if (landmarks > 1) landmark.fill(0);
+  inside.fill(0);
+  inside[region] = 1;
   // Pre-order: a subtree is the run of indices after its root whose parents are inside it.
   for (let i = region + 1; i < nodes.length && inside[parent[i]]; i++) {
     inside[i] = 1;
     if (dropped[i]) continue;
-    if (good[i] >= CORE_SHARE * good[region] && prose[i] >= CORE_PROSE_WORDS && words[i] < words[core]) core = i;
+    const share = landmark[i] ? LANDMARK_CORE_SHARE : CORE_SHARE;
+    if (good[i] >= share * good[region] && prose[i] >= CORE_PROSE_WORDS && words[i] < words[core]) core = i;
   }
   return core;
 }

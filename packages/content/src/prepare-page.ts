@@ -16,6 +16,8 @@ export interface PreparedPage {
   hrefs: string[];
   scriptCount: number;
   scriptChars: number;
+  /** Bodies of <script type="application/ld+json"> (structured data: the page's own word on what it is). */
+  structuredData: string[];
   /** Text of <noscript> elements, to spot "enable JavaScript" notices. */
   noscriptText: string;
   /** Whether the body holds a typical single-page-app mount point (#root, #app, #__next...). */
@@ -54,6 +56,7 @@ export function preparePage(root: DomDocument): PreparedPage {
     hrefs: [],
     scriptCount: 0,
     scriptChars: 0,
+    structuredData: [],
     noscriptText: '',
     appRoot: false,
   };
@@ -128,8 +131,7 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
       readHeadElement(el, page);
       return false;
     case 'script':
-      page.scriptCount++;
-      page.scriptChars += textContent(el).length;
+      readScript(el, page);
       return false;
     case 'noscript': {
       // What a reader without JavaScript sees: some sites (forums especially) serve their whole content here.
@@ -150,13 +152,24 @@ function collectHead(head: DomElement, page: PreparedPage): void {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isElement(node)) continue;
-    if (node.name === 'script') {
-      page.scriptCount++;
-      page.scriptChars += textContent(node).length;
-    } else if (node.name === 'noscript') {
+    if (node.name === 'script') readScript(node, page);
+    else if (node.name === 'noscript') {
       page.noscriptText += ` ${textContent(node)}`;
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
     } else readHeadElement(node, page);
+  }
+}
+
+// Structured data kept per page: enough for an article's type and body, bounded against hostile pages.
+const MAX_STRUCTURED_DATA = 8;
+const MAX_STRUCTURED_CHARS = 200_000;
+
+function readScript(el: DomElement, page: PreparedPage): void {
+  const text = textContent(el);
+  page.scriptCount++;
+  page.scriptChars += text.length;
+  if (/ld\+json/i.test(el.attribs.type ?? '') && page.structuredData.length < MAX_STRUCTURED_DATA && text.length <= MAX_STRUCTURED_CHARS) {
+    page.structuredData.push(text);
   }
 }
 

@@ -1,0 +1,57 @@
+import type { PreparedPage } from './prepare-page.ts';
+
+/** What the page says about itself in structured data and Open Graph, as extraction uses it. */
+export interface PageHints {
+  /** The page declares itself an article (Article, NewsArticle, BlogPosting... or og:type article). */
+  article: boolean;
+  /** The page is a discussion (a forum thread, Q&A, social posting): its replies are its content. */
+  discussion: boolean;
+  /** The article body as the structured data gives it (a cross-check of which container is the article). */
+  articleBody: string | null;
+}
+
+const ARTICLE_TYPES = /^(article|newsarticle|blogposting|posting|report|scholarlyarticle|techarticle|opinionnewsarticle|analysisnewsarticle|reportagenewsarticle|backgroundnewsarticle|reviewnewsarticle|advertisercontentarticle|satiricalarticle|medicalscholarlyarticle)$/;
+const DISCUSSION_TYPES = /^(discussionforumposting|qapage|question|socialmediaposting|comment)$/;
+// Walk at most this many objects of the structured data (hostile pages nest and repeat).
+const MAX_OBJECTS = 2000;
+
+// A discussion by its address: forums, boards, threads, topics, Q&A (the words, not any site's name).
+const DISCUSSION_URL = /(^|[./_-])(forums?|community|discuss(ions?)?|boards?|bbs|threads?|topics?|questions|viewtopic|showthread)([./_?=-]|$)|\/t\//i;
+
+export function pageHints(page: PreparedPage, url = ''): PageHints {
+  const hints: PageHints = { article: false, discussion: false, articleBody: null };
+  try {
+    const u = new URL(url);
+    if (/forum|bbs/i.test(u.hostname) || DISCUSSION_URL.test(u.hostname) || DISCUSSION_URL.test(u.pathname)) hints.discussion = true;
+  } catch {
+    // No address to judge.
+  }
+  if (page.meta.get('og:type')?.toLowerCase() === 'article') hints.article = true;
+  let budget = MAX_OBJECTS;
+  const visit = (value: unknown, depth: number): void => {
+    if (budget-- <= 0 || depth > 8 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    const obj = value as Record<string, unknown>;
+    const types = Array.isArray(obj['@type']) ? obj['@type'] : [obj['@type']];
+    for (const t of types) {
+      if (typeof t !== 'string') continue;
+      const name = t.replace(/^.*[/#:]/, '').toLowerCase();
+      // Only the page's own main entity speaks for the page: a Comment inside an Article does not make it a forum.
+      if (depth <= 2 && ARTICLE_TYPES.test(name)) hints.article = true;
+      if (depth <= 2 && DISCUSSION_TYPES.test(name) && name !== 'comment') hints.discussion = true;
+    }
+    if (typeof obj.articleBody === 'string' && obj.articleBody.length > (hints.articleBody?.length ?? 0)) hints.articleBody = obj.articleBody;
+    for (const [key, child] of Object.entries(obj)) if (key !== 'articleBody') visit(child, key === '@graph' ? depth : depth + 1);
+  };
+  for (const text of page.structuredData) {
+    try {
+      visit(JSON.parse(text), 0);
+    } catch {
+      // Broken structured data says nothing.
+    }
+  }
+  return hints;
+}

@@ -1,0 +1,275 @@
+import { textContent, type DomElement } from './dom.ts';
+import type { PageHints } from './page-hints.ts';
+import type { PageModel } from './page-model.ts';
+import { collapse } from './text.ts';
+
+// Sections that are not the page's content, recognised by what they say about themselves in any language the
+// page is in: a heading ("Related articles", "3 Comments", "Lire aussi", "Kommentare"...) or schema.org
+// microdata (a Comment), never by a site's class names. Headings are matched whole (after an optional count),
+// so a sentence that merely mentions comments is no heading.
+
+const RELATED = new RegExp(
+  `^(${[
+    'related(\\s+(posts?|articles?|stories|content|reading|news|products?|items?|links|videos|guides|resources|topics))?',
+    'you\\s+(may|might|could)\\s+also\\s+(like|enjoy|be\\s+interested\\s+in|want\\s+to\\s+read)',
+    '(you\\s+may|might)\\s+also\\s+like',
+    'more\\s+(from|on|in|by|like\\s+this|stories|articles|news|to\\s+(read|explore|discover)|posts|products)\\b.*',
+    'read\\s+(next|more|also)',
+    'also\\s+read',
+    'recommended(\\s+(for\\s+you|reading|articles|stories|posts|products|videos))?',
+    '(popular|trending|latest|recent|top|other|similar)\\s+(posts|articles|stories|news|products|items|reads|content)',
+    'most\\s+(read|popular|viewed|shared|commented)(\\s+\\w+)?',
+    'trending(\\s+now)?',
+    'what\\s+to\\s+read\\s+next',
+    'customers\\s+(also|who)\\s+.*(bought|viewed|purchased).*',
+    'frequently\\s+bought\\s+together',
+    '(recently|previously)\\s+viewed(\\s+(products|items))?',
+    'shop\\s+(similar|related)\\b.*',
+    'weitere\\s+(artikel|beiträge|themen)',
+    'ähnliche\\s+(artikel|beiträge|produkte)',
+    'das\\s+könnte\\s+sie\\s+(auch\\s+)?interessieren',
+    'auch\\s+interessant',
+    'mehr\\s+zum\\s+thema',
+    'à\\s+lire\\s+aussi',
+    'lire\\s+aussi',
+    'articles?\\s+(similaires|liés|connexes)',
+    'sur\\s+le\\s+même\\s+sujet',
+    'vous\\s+aimerez\\s+aussi',
+    'te\\s+puede\\s+interesar',
+    'también\\s+te\\s+puede\\s+interesar',
+    '(artículos|noticias|entradas)\\s+relacionad[oa]s',
+    'potrebbe\\s+interessarti',
+    'articoli\\s+correlati',
+    'leggi\\s+anche',
+    'leia\\s+também',
+    '(artigos|posts|notícias)\\s+relacionad[oa]s',
+    'você\\s+também\\s+pode\\s+gostar',
+    'gerelateerde\\s+artikelen',
+    'lees\\s+ook',
+    'relaterade\\s+artiklar',
+    'läs\\s+också',
+    'relaterte\\s+artikler',
+    'les\\s+også',
+    'powiązane\\s+artykuły',
+    'czytaj\\s+(także|też)',
+    'похожие\\s+(статьи|новости|материалы)',
+    'читайте\\s+также',
+    'смотрите\\s+также',
+    '相关(文章|阅读|推荐|新闻)',
+    '推荐阅读',
+    '関連記事',
+    'おすすめ記事',
+    '관련\\s*기사',
+    'ilgili\\s+(haberler|yazılar)',
+  ].join('|')})\\s*[:.!…]?$`,
+  'iu',
+);
+
+const COMMENTS = new RegExp(
+  `^(\\d+\\s+)?(${[
+    'comments?',
+    'responses?',
+    'replies',
+    'reader\\s+comments',
+    'join\\s+the\\s+(discussion|conversation)',
+    '(leave|post|add|write)\\s+a\\s+(reply|comment|response)',
+    'kommentare?',
+    'commentaires?',
+    'laisser\\s+un\\s+commentaire',
+    'comentarios?',
+    'deja\\s+(un|tu)\\s+comentario',
+    'commenti',
+    'lascia\\s+un\\s+commento',
+    'comentários',
+    'deixe\\s+um\\s+comentário',
+    'reacties',
+    'kommentarer',
+    'komentarze',
+    'комментарии',
+    '评论',
+    'コメント',
+    '댓글',
+  ].join('|')})(\\s+(on|to|for|zu|sur|en|su|em|op)\\b.*)?(\\s*\\(\\d+\\))?\\s*[:.]?$`,
+  'iu',
+);
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+// A short block saying only "Related articles" is a heading even when the page styled a <div> as one.
+const TITLE_LIKE = new Set(['div', 'p', 'span', 'strong', 'b', 'header', 'legend', 'summary', 'caption']);
+const MAX_TITLE_WORDS = 8;
+// A related section is teasers: a block of prose this long (few links) ends it, it is the article going on.
+const PROSE_STOP_WORDS = 40;
+// Comments follow an article: at least this much prose must come before a comment section for it to go.
+const PROSE_BEFORE_COMMENTS = 50;
+
+export type SectionKind = 'related' | 'comments';
+
+/**
+ * Drops (in the model, as furniture: dropped = 1, inside 2, figures subtracted from the ancestors) the sections
+ * that are not content: related / recommended / "more from" blocks and, unless the page is a discussion whose
+ * replies are its content, comment sections and schema.org comments. Returns what was dropped, by kind.
+ */
+export function dropSections(model: PageModel, hints: PageHints): Record<SectionKind, number> {
+  const { nodes, parent, words, dropped } = model;
+  const n = nodes.length;
+  const end = subtreeEnds(parent, n);
+  const proseBefore = new Float64Array(n);
+  let running = 0;
+  const ownProse = ownValues(model.prose, parent, dropped, n);
+  for (let i = 0; i < n; i++) {
+    proseBefore[i] = running;
+    running += ownProse[i];
+  }
+  const counts: Record<SectionKind, number> = { related: 0, comments: 0 };
+  const discussion = hints.discussion || hasDiscussionMicrodata(nodes);
+  const drop = (i: number, kind: SectionKind) => {
+    if (dropped[i]) return;
+    subtractFromAncestors(model, i);
+    dropped[i] = 1;
+    for (let j = i + 1; j < end[i]; j++) if (!dropped[j]) dropped[j] = 2;
+    counts[kind]++;
+  };
+  for (let i = 1; i < n; i++) {
+    if (dropped[i]) continue;
+    const el = nodes[i] as DomElement;
+    if (!discussion && hints.article && isMicrodataComment(el) && proseBefore[i] >= PROSE_BEFORE_COMMENTS) {
+      drop(i, 'comments');
+      continue;
+    }
+    const level = headingLevel(el, words[i], end[i] - i);
+    if (level === 0) continue;
+    const text = collapse(textContent(el));
+    const kind: SectionKind | null = RELATED.test(text) ? 'related' : COMMENTS.test(text) ? 'comments' : null;
+    if (kind === null) continue;
+    if (kind === 'comments' && (discussion || proseBefore[i] < PROSE_BEFORE_COMMENTS)) continue;
+    for (const j of sectionOf(model, end, i, level, kind)) drop(j, kind);
+  }
+  return counts;
+}
+
+/** 1-6 for a heading (h1-h6, role=heading, or a short title-like block), 0 otherwise. */
+function headingLevel(el: DomElement, words: number, size: number): number {
+  if (HEADINGS.has(el.name)) return Number(el.name[1]);
+  if (el.attribs.role?.toLowerCase() === 'heading') return Math.min(6, Math.max(1, Number(el.attribs['aria-level']) || 2));
+  if (TITLE_LIKE.has(el.name) && words > 0 && words <= MAX_TITLE_WORDS && size <= 4) return 6;
+  return 0;
+}
+
+/**
+ * The elements a heading heads: the heading (with any wrapper that holds nothing else) and the siblings after it,
+ * up to the next heading of the same or a higher level, or (for related sections) a block of prose.
+ */
+function sectionOf(model: PageModel, end: Int32Array, heading: number, level: number, kind: SectionKind): number[] {
+  const { nodes, parent, words } = model;
+  let unit = heading;
+  while (parent[unit] > 0 && words[parent[unit]] <= words[unit] && !isRoot(nodes[parent[unit]])) unit = parent[unit];
+  const section = [unit];
+  const p = parent[unit];
+  for (let s = end[unit]; s < nodes.length && parent[s] === p; s = end[s]) {
+    if (hasHeadingAtOrAbove(model, end, s, level)) break;
+    if (kind === 'related' && hasProse(model, end, s)) break;
+    section.push(s);
+  }
+  return section;
+}
+
+function hasHeadingAtOrAbove(model: PageModel, end: Int32Array, root: number, level: number): boolean {
+  for (let i = root; i < end[root]; i++) {
+    const el = model.nodes[i] as DomElement;
+    if (HEADINGS.has(el.name) && Number(el.name[1]) <= level && model.words[i] > 0) return true;
+  }
+  return false;
+}
+
+function hasProse(model: PageModel, end: Int32Array, root: number): boolean {
+  return model.prose[root] >= PROSE_STOP_WORDS && model.linkWords[root] < 0.3 * model.words[root];
+}
+
+const DISCUSSION_ITEMTYPE = /schema\.org\/(DiscussionForumPosting|QAPage|Question|Answer|SocialMediaPosting)\b/i;
+
+function hasDiscussionMicrodata(nodes: PageModel['nodes']): boolean {
+  for (let i = 1; i < nodes.length; i++) {
+    const itemtype = (nodes[i] as DomElement).attribs.itemtype;
+    if (itemtype !== undefined && DISCUSSION_ITEMTYPE.test(itemtype)) return true;
+  }
+  return false;
+}
+
+function isMicrodataComment(el: DomElement): boolean {
+  const itemtype = el.attribs.itemtype;
+  if (itemtype !== undefined && /schema\.org\/(Comment|UserComments)\b/i.test(itemtype)) return true;
+  return el.attribs.itemprop?.trim().toLowerCase() === 'comment';
+}
+
+const isRoot = (node: unknown) => (node as { type: string }).type === 'root' || ['html', 'body'].includes((node as DomElement).name);
+
+/** end[i]: the index after the last node of i's subtree (subtrees are contiguous in pre-order). */
+function subtreeEnds(parent: Int32Array, n: number): Int32Array {
+  const size = new Int32Array(n).fill(1);
+  for (let i = n - 1; i > 0; i--) size[parent[i]] += size[i];
+  const end = new Int32Array(n);
+  for (let i = 0; i < n; i++) end[i] = i + size[i];
+  return end;
+}
+
+/** Subtree sums (furniture left out) taken back to each node's own value: the sum less its kept children's. */
+function ownValues(sums: Float64Array, parent: Int32Array, dropped: Uint8Array, n: number): Float64Array {
+  const own = Float64Array.from(sums);
+  for (let i = n - 1; i > 0; i--) {
+    if (dropped[i]) own[i] = 0;
+    else own[parent[i]] -= sums[i];
+  }
+  return own;
+}
+
+function subtractFromAncestors(model: PageModel, i: number): void {
+  const { parent, words, linkWords, good, prose } = model;
+  const w = words[i];
+  const l = linkWords[i];
+  const g = good[i];
+  const p = prose[i];
+  for (let a = parent[i]; a >= 0; a = parent[a]) {
+    words[a] -= w;
+    linkWords[a] -= l;
+    good[a] -= g;
+    prose[a] -= p;
+  }
+}
+
+// Link lists that frame an article inside its container (a ticker of headlines above it, a list of tags, topics
+// or more links below it): lists of at least MIN_ITEMS short, mostly linked items, before the article's first
+// paragraph or after its last. Only in a container that is mostly prose: on a listing the links are the content.
+const LIST_TAGS = new Set(['ul', 'ol', 'menu']);
+const MIN_ITEMS = 3;
+const MAX_ITEM_WORDS = 8;
+const MIN_LINK_SHARE = 0.8;
+const MIN_PROSE_SHARE = 0.5;
+
+/** Drops the link lists before the first and after the last prose block of nodes[core]; returns how many. */
+export function dropEdgeLinkLists(model: PageModel, core: number): number {
+  const { nodes, parent, words, linkWords, prose, dropped } = model;
+  if (words[core] === 0 || prose[core] < MIN_PROSE_SHARE * words[core]) return 0;
+  const n = nodes.length;
+  const end = subtreeEnds(parent, n);
+  const own = ownValues(prose, parent, dropped, n);
+  let first = -1;
+  let last = -1;
+  for (let i = core; i < end[core]; i++) {
+    if (dropped[i] || own[i] === 0) continue;
+    if (first < 0) first = i;
+    last = i;
+  }
+  if (first < 0) return 0;
+  let count = 0;
+  for (let i = core + 1; i < end[core]; i++) {
+    if (dropped[i] || !LIST_TAGS.has((nodes[i] as DomElement).name)) continue;
+    if (!(end[i] <= first || i >= end[last])) continue;
+    const items = (nodes[i] as DomElement).children.filter((c) => (c as DomElement).name === 'li').length;
+    if (items < MIN_ITEMS || words[i] > items * MAX_ITEM_WORDS || linkWords[i] < MIN_LINK_SHARE * words[i]) continue;
+    subtractFromAncestors(model, i);
+    dropped[i] = 1;
+    for (let j = i + 1; j < end[i]; j++) if (!dropped[j]) dropped[j] = 2;
+    count++;
+  }
+  return count;
+}

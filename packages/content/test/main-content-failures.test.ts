@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeContent } from '../src/index.ts';
+import { ARTICLE_PARAGRAPHS, page } from './fixtures.ts';
+
+/**
+ * One fixture per failure class of main-content selection seen on pages we do not have (README, "Main content"):
+ * each is our own small HTML written for the test.
+ */
+const markdownOf = (body: string, url = 'https://news.example.com/2026/11/tide-pools', head = '<title>Tide pools</title>') =>
+  normalizeContent({ body: Buffer.from(page(body, head)), contentType: 'text/html; charset=utf-8', url }).markdown;
+
+const ARTICLE = `<h1>Life in the tide pools</h1>${ARTICLE_PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}`;
+const ARTICLE_HEAD = '<title>Tide pools</title><meta property="og:type" content="article">';
+
+function comment(author: string, text: string): string {
+  return `<li class="c"><div class="meta"><b>${author}</b> <time datetime="2026-11-20">20 Nov 2026</time> <a href="#r">Reply</a></div><p>${text}</p></li>`;
+}
+const LONG_COMMENTS = [
+  comment('gullwatcher', 'I went down to the rocks at Porthcurno last week and counted eleven anemones in a single pool, which is far more than I expected so late in the autumn season.'),
+  comment('kelpfan', 'Please add a note about the weever fish that hide in warm shallow sand near some of these pools; a sting ruins a family day out and sends children to first aid.'),
+  comment('rockhopper', 'The advice about turning stones back over is the most important part of the piece; I see people leave them upturned every weekend and the crabs underneath die.'),
+  comment('shoreline', 'We used the tide table app mentioned here and it was off by twenty minutes for our bay, so check the harbour board as well before you walk out too far.'),
+  comment('limpet', 'Lovely article. Our school group visited with a ranger who showed us how limpets return to the exact same scar on the rock after grazing at high tide.'),
+].join('');
+
+describe('main content failure classes', () => {
+  it('drops a comment thread longer than the article it follows', () => {
+    const md = markdownOf(`<main><article>${ARTICLE}</article><section><h2>5 Comments</h2><ol>${LONG_COMMENTS}</ol></section></main>`, undefined, ARTICLE_HEAD);
+    for (const p of ARTICLE_PARAGRAPHS) expect(md).toContain(p);
+    expect(md).not.toContain('gullwatcher');
+    expect(md).not.toContain('weever fish');
+  });
+
+  it('knows a comment section in the page language, and schema.org comments, without class names', () => {
+    const de = markdownOf(`<div>${ARTICLE}<div><h3>Kommentare (5)</h3><ul>${LONG_COMMENTS}</ul></div></div>`);
+    expect(de).toContain(ARTICLE_PARAGRAPHS[2]);
+    expect(de).not.toContain('limpets return');
+    const microdata = LONG_COMMENTS.replaceAll('<li class="c">', '<li itemprop="comment" itemscope itemtype="https://schema.org/Comment">');
+    const md = markdownOf(`<div>${ARTICLE}<ul>${microdata}</ul></div>`, undefined, ARTICLE_HEAD);
+    expect(md).toContain(ARTICLE_PARAGRAPHS[0]);
+    expect(md).not.toContain('rockhopper');
+  });
+
+  it('keeps the replies of a discussion: on a forum they are the content', () => {
+    const md = markdownOf(`<div>${ARTICLE}<h2>5 Replies</h2><ul>${LONG_COMMENTS}</ul></div>`, 'https://forum.example.com/t/tide-pools/4012');
+    expect(md).toContain('weever fish');
+    expect(md).toContain('limpets return');
+  });
+
+  it('returns the long article the page declares, not a short teaser in <main>', () => {
+    const body = ARTICLE_PARAGRAPHS.join(' ');
+    const jsonLd = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Tide pools', articleBody: `${body} ${body}` })}</script>`;
+    const md = markdownOf(
+      `<main><div class="teaser"><h2>Also today</h2><p>Harbour fees rise in spring, the council says, after a vote on Tuesday evening.</p></div></main>
+       <div class="story"><h1>Life in the tide pools</h1>${[...ARTICLE_PARAGRAPHS, ...ARTICLE_PARAGRAPHS.map((p) => p.replace('The', 'Again, the'))].map((p) => `<p>${p}</p>`).join('')}</div>`,
+      undefined,
+      `<title>Tide pools</title>${jsonLd}`,
+    );
+    expect(md).toContain(ARTICLE_PARAGRAPHS[1]);
+    expect(md).not.toContain('Harbour fees rise');
+  });
+
+  it('drops related, recommended and "more from" blocks after the article, in any language', () => {
+    const teasers = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/story/${i}">Storm season story number ${i}</a></li>`).join('')}</ul>`;
+    for (const heading of ['Related articles', 'You may also like', 'More from Shoreline Weekly', 'Lire aussi', 'Das könnte Sie auch interessieren', '関連記事']) {
+      const md = markdownOf(`<div class="wrap">${ARTICLE}<div class="box"><div class="box-title"><h3>${heading}</h3></div><div class="box-body">${teasers(6)}</div></div></div>`);
+      expect(md, heading).toContain(ARTICLE_PARAGRAPHS[2]);
+      expect(md, heading).not.toContain('Storm season story');
+      expect(md, heading).not.toContain(heading);
+    }
+  });
+
+  it('emits a hidden duplicate of the article body once (display:none, hidden, aria-hidden)', () => {
+    for (const hide of ['style="display: none"', 'hidden', 'aria-hidden="true"']) {
+      const copy = `<div itemscope itemtype="https://schema.org/Article" ${hide}>${ARTICLE_PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</div>`;
+      const md = markdownOf(`<div class="story">${ARTICLE}${copy}</div>`);
+      for (const p of ARTICLE_PARAGRAPHS) expect(md.split(p), hide).toHaveLength(2);
+    }
+  });
+
+  it('drops a ticker of headlines above the article and a list of topic links below it, inside its container', () => {
+    const links = (words: string[]) => `<ul>${words.map((w) => `<li><a href="/t/${w}">${w}</a></li>`).join('')}</ul>`;
+    const md = markdownOf(`<div class="story">${links(['Markets', 'Weather', 'Ferries', 'Fishing'])}${ARTICLE}${links(['Ecology', 'Cornwall', 'Wildlife', 'Beaches'])}</div>`);
+    expect(md).toContain(ARTICLE_PARAGRAPHS[0]);
+    for (const w of ['Markets', 'Ferries', 'Ecology', 'Beaches']) expect(md).not.toContain(w);
+  });
+
+  it('keeps a list of links that is part of the article', () => {
+    const md = markdownOf(`<div class="story">${ARTICLE}<p>Further tide tables for the region:</p><ul><li><a href="/a">Falmouth</a></li><li><a href="/b">Penzance</a></li><li><a href="/c">St Ives</a></li></ul><p>${ARTICLE_PARAGRAPHS[0].replace('Tide pools', 'Rock pools')}</p></div>`);
+    expect(md).toContain('Falmouth');
+  });
+
+  it("does not let the site's footer pass as content, however much text it holds", () => {
+    const testimonials = Array.from({ length: 8 }, (_, i) => `<p>Customer ${i} says the harbour tours were the best part of the holiday and the skipper knew every seal by name, which the children loved.</p>`).join('');
+    const md = markdownOf(`<div class="product"><h1>Harbour tour</h1><p>A two hour boat tour of the inner harbour and the seal colony, leaving from the north quay at ten and two.</p></div><footer class="site">${testimonials}</footer>`);
+    expect(md).toContain('two hour boat tour');
+    expect(md).not.toContain('Customer 3 says');
+  });
+
+  it('on a product page keeps the description and specifications and drops recommendation strips', () => {
+    const cards = (label: string) => `<ul>${Array.from({ length: 5 }, (_, i) => `<li><a href="/p/${label}${i}">${label} model ${i}</a> <span>£${20 + i}.00</span></li>`).join('')}</ul>`;
+    const md = markdownOf(
+      `<main><div class="pdp"><h1>Tide clock, oak</h1><p>An oak tide clock with a brass bezel that shows the hours to high and low water for any coast with two tides a day.</p>
+       <table><tr><th>Diameter</th><td>25 cm</td></tr><tr><th>Battery</th><td>AA, included</td></tr></table></div>
+       <section><h2>Customers also bought</h2>${cards('Barometer')}</section>
+       <section><h2>Recently viewed</h2>${cards('Ship bell')}</section></main>`,
+      'https://shop.example.com/tide-clock-oak',
+    );
+    expect(md).toContain('brass bezel');
+    expect(md).toContain('25 cm');
+    expect(md).not.toContain('Barometer model');
+    expect(md).not.toContain('Ship bell model');
+  });
+});
