@@ -237,13 +237,28 @@ function subtractFromAncestors(model: PageModel, i: number): void {
 }
 
 // Link lists that frame an article inside its container (a ticker of headlines above it, a list of tags, topics
-// or more links below it): lists of at least MIN_ITEMS short, mostly linked items, before the article's first
-// paragraph or after its last. Only in a container that is mostly prose: on a listing the links are the content.
+// or more links below it, a grid of teaser cards): lists of at least MIN_ITEMS short, mostly linked items (or as
+// many cards of one shape), before the article's first paragraph or after its last. Only in a container that is
+// mostly prose: on a listing the links are the content.
 const LIST_TAGS = new Set(['ul', 'ol', 'menu']);
 const MIN_ITEMS = 3;
 const MAX_ITEM_WORDS = 8;
 const MIN_LINK_SHARE = 0.8;
 const MIN_PROSE_SHARE = 0.5;
+// Cards (a linked title, a line of teaser) repeat one shape: the same tag and class, several times.
+const MAX_CARD_WORDS = 30;
+
+function repeatedChildren(el: DomElement): number {
+  const shapes = new Map<string, number>();
+  for (const c of el.children) {
+    if (c.type !== 'tag') continue;
+    const key = `${c.name} ${c.attribs.class ?? ''}`;
+    shapes.set(key, (shapes.get(key) ?? 0) + 1);
+  }
+  let most = 0;
+  for (const count of shapes.values()) most = Math.max(most, count);
+  return most;
+}
 
 /** Drops the link lists before the first and after the last prose block of nodes[core]; returns how many. */
 export function dropEdgeLinkLists(model: PageModel, core: number): number {
@@ -262,10 +277,11 @@ export function dropEdgeLinkLists(model: PageModel, core: number): number {
   if (first < 0) return 0;
   let count = 0;
   for (let i = core + 1; i < end[core]; i++) {
-    if (dropped[i] || !LIST_TAGS.has((nodes[i] as DomElement).name)) continue;
-    if (!(end[i] <= first || i >= end[last])) continue;
-    const items = (nodes[i] as DomElement).children.filter((c) => (c as DomElement).name === 'li').length;
-    if (items < MIN_ITEMS || words[i] > items * MAX_ITEM_WORDS || linkWords[i] < MIN_LINK_SHARE * words[i]) continue;
+    if (dropped[i] || !(end[i] <= first || i >= end[last])) continue;
+    const el = nodes[i] as DomElement;
+    const items = LIST_TAGS.has(el.name) ? el.children.filter((c) => (c as DomElement).name === 'li').length : repeatedChildren(el);
+    const maxWords = LIST_TAGS.has(el.name) ? MAX_ITEM_WORDS : MAX_CARD_WORDS;
+    if (items < MIN_ITEMS || words[i] > items * maxWords || linkWords[i] < MIN_LINK_SHARE * words[i]) continue;
     subtractFromAncestors(model, i);
     dropped[i] = 1;
     for (let j = i + 1; j < end[i]; j++) if (!dropped[j]) dropped[j] = 2;

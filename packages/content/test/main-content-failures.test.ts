@@ -85,6 +85,13 @@ describe('main content failure classes', () => {
     for (const w of ['Markets', 'Ferries', 'Ecology', 'Beaches']) expect(md).not.toContain(w);
   });
 
+  it('drops a grid of teaser cards after the article, headed or not', () => {
+    const card = (i: number) => `<div class="card"><a href="/s/${i}"><h4>Harbour story ${i}</h4><span>Two minute read</span></a></div>`;
+    const md = markdownOf(`<div class="story">${ARTICLE}<div class="grid">${[1, 2, 3, 4].map(card).join('')}</div></div>`);
+    expect(md).toContain(ARTICLE_PARAGRAPHS[1]);
+    expect(md).not.toContain('Harbour story');
+  });
+
   it('keeps a list of links that is part of the article', () => {
     const md = markdownOf(`<div class="story">${ARTICLE}<p>Further tide tables for the region:</p><ul><li><a href="/a">Falmouth</a></li><li><a href="/b">Penzance</a></li><li><a href="/c">St Ives</a></li></ul><p>${ARTICLE_PARAGRAPHS[0].replace('Tide pools', 'Rock pools')}</p></div>`);
     expect(md).toContain('Falmouth');
