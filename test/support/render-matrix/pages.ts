@@ -212,13 +212,13 @@ var w=new Worker(URL.createObjectURL(new Blob([src],{type:'text/javascript'})));
   }),
   page({
     name: 'late-section',
-    draws: 'served article; a comments section appended by a 600 ms timer',
+    draws: 'served article; an update section appended by a 600 ms timer',
     parts: 5,
     servedParts: 3,
     html: chrome(
       'Harbour log late-section',
-      `<main>${articleHtml('late-section', 3)}<div id="comments"></div></main>
-<script>setTimeout(function(){document.getElementById('comments').innerHTML='<section><h2>Comments</h2>'+atob(${encodedParts('late-section', 4, 5)}[0])+atob(${encodedParts('late-section', 4, 5)}[1])+'</section>';}, 600);</script>`,
+      `<main>${articleHtml('late-section', 3)}<div id="later"></div></main>
+<script>setTimeout(function(){document.getElementById('later').innerHTML='<section><h2>Update from the quay</h2>'+atob(${encodedParts('late-section', 4, 5)}[0])+atob(${encodedParts('late-section', 4, 5)}[1])+'</section>';}, 600);</script>`,
     ),
   }),
   page({
