@@ -212,7 +212,8 @@ describe('browser render', () => {
   it('answers timeout by the deadline when the page script never yields, and the pool serves on', async () => {
     const started = Date.now();
     const r = await pool.render({ url: `${site.origin('busy.test')}/busy-loop.html`, deadline: started + 2500 });
-    expect(Date.now() - started).toBeLessThan(2500 + 500);
+    // Slack for a loaded 2-core machine; without the deadline the loop runs for ever.
+    expect(Date.now() - started).toBeLessThan(2500 + 1000);
     expect(r).toMatchObject({ ok: false, blockReason: 'timeout', retryable: true });
     expect((await render('busy.test', '/plain')).html).toContain('A small static page.');
   });
@@ -220,7 +221,7 @@ describe('browser render', () => {
   it('answers timeout by the deadline when the page never arrives', async () => {
     const started = Date.now();
     const r = await pool.render({ url: `${site.origin('slow.test')}/slow?ms=10000`, deadline: started + 1500 });
-    expect(Date.now() - started).toBeLessThan(1500 + 500);
+    expect(Date.now() - started).toBeLessThan(1500 + 1000);
     expect(r).toMatchObject({ ok: false, blockReason: 'timeout', retryable: true });
     if (!r.ok) expect(r.diagnostics.browser_failure).toMatchObject({ present: true, category: 'timeout', stage: 'navigate' });
   });

@@ -2,9 +2,10 @@ import { isElement, type DomElement, type DomNode } from './dom.ts';
 import type { Rename } from './sanitize-html.ts';
 
 // Reshapes elements for the Markdown converter while they are serialized (the published HTML keeps the
-// original shape): GFM tables hold one line per row and need a header row, and a Markdown link cannot span
-// blocks, so block elements inside links are emitted inline. Wrappers that only hold blocks are left out, and
-// spans too: the converter's cost grows with node count times depth, and neither changes the Markdown.
+// original shape): tables that arrange a page rather than hold data become plain blocks, and a Markdown link
+// cannot span blocks, so block elements inside links are emitted inline. Wrappers that only hold blocks are
+// left out, and spans too: the converter's cost grows with node count times depth, and neither changes the
+// Markdown.
 
 const BLOCK_TAGS = new Set([
   'address', 'article', 'aside', 'blockquote', 'center', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset',
@@ -26,12 +27,16 @@ const PHRASING = new Set([
   'mark', 'q', 'rp', 'rt', 'ruby', 's', 'samp', 'small', 'strike', 'strong', 'sub', 'sup', 'time', 'u', 'var',
   'wbr', 'label', 'span', 'font', 'picture', 'nobr', 'tt', 'big', 'output', 'meter', 'progress',
 ]);
-const UNWRAPPED_INLINE = new Set(['span', 'font', 'nobr', 'label', 'data', 'bdi', 'bdo', 'picture']);
+// Phrasing elements with no Markdown form are left out (their text stays): besides saving nodes, this keeps a
+// line's text in one text node, where escaping sees what starts the line ("<time>3</time>. x" is "3. x").
+const UNWRAPPED_INLINE = new Set([
+  'span', 'font', 'nobr', 'label', 'data', 'bdi', 'bdo', 'picture', 'abbr', 'cite', 'dfn', 'ins', 'kbd', 'mark',
+  'q', 'samp', 'small', 'time', 'u', 'var', 'tt', 'big', 'output', 'meter', 'progress', 'wbr',
+]);
 
 /** A rename function for serializeSanitized; keeps per-table decisions for one serialization. */
 export function markdownShaper(): (el: DomElement, context: { inLink: boolean; inPre: boolean }) => Rename {
   const layoutTables = new Set<DomElement>();
-  const promotedRows = new Set<DomElement>();
   return (el, { inLink, inPre }) => {
     if (inPre) return el.name; // code keeps its line structure; the converter reads its text
     if (inLink) {
@@ -43,7 +48,7 @@ export function markdownShaper(): (el: DomElement, context: { inLink: boolean; i
     if (WRAPPERS.has(el.name) || !(PHRASING.has(el.name) || OWN_BLOCKS.has(el.name) || LIST_AND_TABLE.has(el.name))) {
       return holdsOnlyBlocks(el) ? null : 'div';
     }
-    return tableShape(el, layoutTables, promotedRows);
+    return tableShape(el, layoutTables);
   };
 }
 
@@ -69,30 +74,25 @@ function holdsOnlyBlocks(el: DomElement): boolean {
 }
 
 const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption']);
-const LAYOUT_MARKERS = new Set(['table', 'ul', 'ol', 'dl', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'section', 'article', 'form']);
+// Lists and paragraphs fit in a GFM cell (joined with <br>); these do not.
+const LAYOUT_MARKERS = new Set(['table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'section', 'article', 'form']);
 const LAYOUT_CELL_CHARS = 400;
 
 /**
- * Tables used for layout (nested tables or blocks in cells, a single column) are emitted as plain blocks, and a
- * data table without a header row gets its first row promoted to one.
+ * Tables used for layout (a single column or cell; nested tables, headings, code or long text in cells) are
+ * emitted as plain blocks. Data tables stay tables, header row or not (markdown-table-rules.ts).
  */
-function tableShape(el: DomElement, layoutTables: Set<DomElement>, promotedRows: Set<DomElement>): string | null {
+function tableShape(el: DomElement, layoutTables: Set<DomElement>): string | null {
   if (!TABLE_PARTS.has(el.name)) return el.name;
   if (el.name === 'table') {
-    if (isLayoutTable(el)) {
-      layoutTables.add(el);
-      return 'div';
-    } else {
-      const rows = tableRows(el);
-      if (rows.length > 0 && !rows[0].children.some((cell) => isElement(cell) && cell.name === 'th')) promotedRows.add(rows[0]);
-      return 'table';
-    }
+    if (!isLayoutTable(el)) return 'table';
+    layoutTables.add(el);
+    return 'div';
   }
   const table = enclosingTable(el);
   if (table !== null && layoutTables.has(table)) {
     return el.name === 'thead' || el.name === 'tbody' || el.name === 'tfoot' ? null : 'div';
   }
-  if (el.name === 'td' && el.parent !== null && isElement(el.parent) && promotedRows.has(el.parent)) return 'th';
   return el.name;
 }
 

@@ -19,6 +19,11 @@ const VOID = new Set([
 const TEXT_NODE = 3;
 const SPACE = 32;
 
+/** Whether turndown treats an element of this (upper-case) name as a block. */
+export function isBlockName(name: string): boolean {
+  return BLOCK.has(name);
+}
+
 /**
  * Collapses the whitespace of root's subtree in place. Text outside <pre> has its runs of spaces, tabs and line
  * breaks made one space; a space is dropped at the start of a line box (after a block, a <br> or the start) and

@@ -21,8 +21,16 @@ const ATTRIBUTES = new Set([
   'reversed', 'value', 'datetime', 'cite', 'width', 'height', 'action', 'formaction', 'xlink:href', 'poster',
 ]);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'cite', 'poster']);
-// Only code and pre keep a class, and only its language word (what Markdown fences are labelled with).
-const LANGUAGE_CLASS = /\b(?:language|lang|highlight-source|brush:?)-?\s*([a-z0-9_+#.-]+)/i;
+// Only code and pre keep a class: class="language-x", x being their language (what Markdown fences are
+// labelled with), gathered from where highlighters put it: language-x, lang-x, highlight-x (Sphinx),
+// highlight-source-x (GitHub), "brush: x" (SyntaxHighlighter) classes, data-lang and data-language, and for a
+// <pre> the classes of the highlighter's wrappers around it (div.highlight-python > div.highlight > pre).
+const LANGUAGE_CLASS = /(?:^|\s)(?:highlight-(?:source|text)-([a-z0-9_+#]+)|(?:language-|lang-|highlight-|brush:\s*)([a-z0-9_+#.-]+))/i;
+const WRAPPER_CLASS = /(?:^|\s)(?:highlight-(?:source|text)-([a-z0-9_+#]+)|highlight-([a-z0-9_+#.-]+))/i;
+const LANGUAGE_WORD = /^[a-z0-9_+#.-]+$/i;
+// Words highlighters use for "no particular language".
+const NO_LANGUAGE = new Set(['none', 'default', 'nohighlight', 'notranslate']);
+const WRAPPER_LEVELS = 3;
 
 export interface SerializeOptions {
   baseUrl: string;
@@ -32,7 +40,8 @@ export interface SerializeOptions {
   markdownAttributes?: boolean;
 }
 
-const MARKDOWN_ATTRIBUTES = new Set(['href', 'src', 'alt', 'title', 'start', 'class']);
+// colspan and rowspan place a table's cells in its grid.
+const MARKDOWN_ATTRIBUTES = new Set(['href', 'src', 'alt', 'title', 'start', 'class', 'colspan', 'rowspan']);
 
 /** A tag name, null to emit the children only, or either with padding: a space on both sides (a block made
  * inline must stay apart from its neighbours). */
@@ -143,7 +152,7 @@ function safeAttributes(el: DomElement, baseUrl: string, markdownOnly: boolean, 
     if (markdownOnly && !MARKDOWN_ATTRIBUTES.has(name)) continue;
     const value = attribs[name];
     let safe: string | null = null;
-    if (name === 'class') safe = el.name === 'code' || el.name === 'pre' ? languageClass(value) : null;
+    if (name === 'class') safe = null; // code and pre get theirs below
     else if (!ATTRIBUTES.has(name)) safe = null;
     else if (URL_ATTRIBUTES.has(name)) safe = safeUrl(value, baseUrl, name === 'src');
     else if (name === 'srcset') safe = safeSrcset(value, baseUrl);
@@ -152,11 +161,36 @@ function safeAttributes(el: DomElement, baseUrl: string, markdownOnly: boolean, 
     else safe = value;
     if (safe !== null) out.push(name, safe);
   }
+  if (el.name === 'code' || el.name === 'pre') {
+    const language = codeLanguage(el);
+    if (language !== null) out.push('class', `language-${language}`);
+  }
 }
 
-function languageClass(value: string): string | null {
-  const language = LANGUAGE_CLASS.exec(value)?.[1];
-  return language === undefined ? null : `language-${language.toLowerCase()}`;
+/** The language a code element is marked with, lower case, or null. */
+function codeLanguage(el: DomElement): string | null {
+  const { attribs } = el;
+  let language = usable(attribs['data-language']) ?? usable(attribs['data-lang']);
+  if (language === null && attribs.class !== undefined) language = classLanguage(LANGUAGE_CLASS, attribs.class);
+  if (language !== null || el.name !== 'pre') return language;
+  let wrapper = el.parent;
+  for (let level = 0; level < WRAPPER_LEVELS && wrapper !== null && isElement(wrapper); level++, wrapper = wrapper.parent) {
+    const found = usable(wrapper.attribs['data-language']) ?? usable(wrapper.attribs['data-lang']) ??
+      (wrapper.attribs.class === undefined ? null : classLanguage(WRAPPER_CLASS, wrapper.attribs.class));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function classLanguage(pattern: RegExp, value: string): string | null {
+  const match = pattern.exec(value);
+  return match === null ? null : usable(match[1] ?? match[2]);
+}
+
+function usable(word: string | undefined): string | null {
+  if (word === undefined) return null;
+  const language = word.trim().toLowerCase();
+  return LANGUAGE_WORD.test(language) && !NO_LANGUAGE.has(language) ? language : null;
 }
 
 // Schemes a published link or image may keep once resolved; anything else (javascript:, vbscript:, data:,

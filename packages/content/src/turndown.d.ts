@@ -12,7 +12,9 @@ declare module 'turndown' {
       /** Element children only. */
       children?: ArrayLike<Node>;
       firstChild: Node | null;
+      lastChild: Node | null;
       nextSibling: Node | null;
+      previousSibling: Node | null;
       parentNode: Node | null;
       getAttribute?(name: string): string | null;
     }
@@ -26,6 +28,7 @@ declare module 'turndown' {
       strongDelimiter?: '__' | '**';
       linkStyle?: 'inlined' | 'referenced';
       br?: string;
+      defaultReplacement?: (content: string, node: Node, options: Options) => string;
     }
     type Filter = string | string[] | ((node: Node, options: Options) => boolean);
     interface Rule {

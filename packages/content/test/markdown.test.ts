@@ -16,15 +16,15 @@ describe('markdown conversion', () => {
     expect(markdown).toContain('| Day | High tide |\n| --- | --- |\n| Monday | 4.2 m |\n| Tuesday | 4.5 m |');
   });
 
-  it('gives a header-less data table its first row as header instead of leaving raw HTML', () => {
+  it('gives a header-less data table an empty header row instead of promoting its first row or leaving raw HTML', () => {
     const markdown = markdownOf('<table><tr><td>Port</td><td>Range</td></tr><tr><td>Northcove</td><td>3.1 m</td></tr></table>');
-    expect(markdown).toContain('| Port | Range |\n| --- | --- |\n| Northcove | 3.1 m |');
+    expect(markdown).toContain('|  |  |\n| --- | --- |\n| Port | Range |\n| Northcove | 3.1 m |');
     expect(markdown).not.toContain('<table');
   });
 
-  it('keeps a table cell on one line and escapes pipes in it', () => {
+  it('keeps a table cell on one line, its paragraphs joined with <br>, and escapes pipes in it', () => {
     const markdown = markdownOf('<table><tr><th>Note</th><th>Value</th></tr><tr><td><p>calm</p><p>sea</p></td><td>a|b</td></tr></table>');
-    expect(markdown).toContain('| calm sea | a\\|b |');
+    expect(markdown).toContain('| calm<br>sea | a\\|b |');
   });
 
   it('fences code blocks and keeps their language class', () => {
