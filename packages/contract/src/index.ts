@@ -5,3 +5,4 @@ export * from './fetch.ts';
 export * from './crawl.ts';
 export * from './trends.ts';
 export * from './browser-scrape.ts';
+export * from './util/lru-map.ts';

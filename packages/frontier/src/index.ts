@@ -1,7 +1,9 @@
 export * from './types.ts';
 export { MemoryCrawlStore } from './memory/memory-crawl-store.ts';
-export { MemoryShardDirectory } from './memory/memory-shard-directory.ts';
-export { RedisCrawlStore } from './redis/redis-crawl-store.ts';
+export { MemoryShardDirectory, MAX_MEMORY_ROBOTS, MAX_MEMORY_SLOW_HOSTS } from './memory/memory-shard-directory.ts';
+export { RedisCrawlStore, MAX_LEASE_MEMBERS } from './redis/redis-crawl-store.ts';
 export { RedisShardDirectory } from './redis/redis-shard-directory.ts';
 export { FrontierKeys } from './redis/keys.ts';
 export * from './url/index.ts';
+// Outage handling for the crawl worker, which reaches Redis only through the frontier and the store.
+export { isStoreUnavailable, whileStoreUnavailable, type OutageRetry } from '@trawl/redis';

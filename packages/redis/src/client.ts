@@ -1,13 +1,26 @@
 import { createClient, RESP_TYPES } from 'redis';
 
+/** The longest pause between two reconnection attempts. */
+export const RECONNECT_MAX_DELAY_MS = 2_000;
+
+/**
+ * Reconnection never gives up: a Trawl process outlives any Redis outage and carries on when Redis is back.
+ * Exponential from 50 ms to RECONNECT_MAX_DELAY_MS, with jitter so a cluster's processes do not reconnect in step.
+ */
+export function reconnectDelay(retries: number): number {
+  const base = Math.min(50 * 2 ** Math.min(retries, 10), RECONNECT_MAX_DELAY_MS);
+  return Math.round(base / 2 + Math.random() * (base / 2));
+}
+
 /** The one place that imports node-redis. Everything else talks to `RedisConnection`. */
 function makeClient(url: string, name: string) {
   return createClient({
     url,
     name,
-    // A dead Redis must surface as errors to callers, not as an unbounded in-memory command queue.
+    // While disconnected, commands fail at once (ClientOfflineError) instead of piling up in an unbounded
+    // in-memory queue: callers retry with backoff (workers) or answer 503 (gateway).
     disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
+    socket: { reconnectStrategy: reconnectDelay },
   });
 }
 export type RedisConnection = ReturnType<typeof makeClient>;

@@ -1,3 +1,4 @@
+import { LruMap } from '@trawl/contract';
 import { compileScope, type CrawlPlan, type CrawlStore, type ScopeRule } from '@trawl/frontier';
 
 /** What a worker keeps about a crawl it serves: the immutable plan and its compiled per-seed scope rules. */
@@ -9,22 +10,40 @@ export interface CrawlContext {
 }
 
 const MAX_SUBMITTED = 100_000;
+/**
+ * Crawls a worker keeps a context for. Contexts of crawls another worker finalized are never forgotten
+ * explicitly, so without a bound they pile up; an evicted one is rebuilt from the store on its next page.
+ */
+export const MAX_CRAWL_CONTEXTS = 64;
 
 export class CrawlContexts {
-  private cache = new Map<string, Promise<CrawlContext | null>>();
+  private readonly cache: LruMap<string, Promise<CrawlContext | null>>;
 
-  constructor(private readonly crawls: CrawlStore) {}
+  constructor(
+    private readonly crawls: CrawlStore,
+    maxCrawls = MAX_CRAWL_CONTEXTS,
+  ) {
+    this.cache = new LruMap(maxCrawls);
+  }
 
   get(crawlId: string): Promise<CrawlContext | null> {
     let c = this.cache.get(crawlId);
     if (!c) {
-      c = this.crawls.getCrawl(crawlId).then((s) => {
-        if (!s) {
-          this.cache.delete(crawlId);
-          return null;
-        }
-        return { plan: s.plan, rules: s.plan.seeds.map((seed) => compileScope(seed, s.plan.scope)), submitted: new Set<string>() };
-      });
+      const loading = this.crawls.getCrawl(crawlId).then(
+        (s) => {
+          if (!s) {
+            this.forgetIf(crawlId, loading);
+            return null;
+          }
+          return { plan: s.plan, rules: s.plan.seeds.map((seed) => compileScope(seed, s.plan.scope)), submitted: new Set<string>() };
+        },
+        (err: unknown) => {
+          // A failed read (the store was unreachable) must not stay cached: the next page asks again.
+          this.forgetIf(crawlId, loading);
+          throw err;
+        },
+      );
+      c = loading;
       this.cache.set(crawlId, c);
     }
     return c;
@@ -38,5 +57,9 @@ export class CrawlContexts {
 
   forget(crawlId: string): void {
     this.cache.delete(crawlId);
+  }
+
+  private forgetIf(crawlId: string, entry: Promise<CrawlContext | null>): void {
+    if (this.cache.peek(crawlId) === entry) this.cache.delete(crawlId);
   }
 }

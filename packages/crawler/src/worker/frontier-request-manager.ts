@@ -7,6 +7,8 @@ import type { WorkerSettings } from './settings.ts';
 const EMPTY_BACKOFF_MS = [20, 50, 100, 200];
 /** Leases held per host beyond those in flight, so one lease call feeds several pages. */
 const BUFFER_FACTOR = 4;
+/** How long a host waits to ask again after the store failed to answer (e.g. Redis is restarting). */
+const STORE_RETRY_MS = 500;
 
 /**
  * The Crawlee request source of one worker: requests come from the hostname shards this worker owns, leased
@@ -25,6 +27,8 @@ export class FrontierRequestManager implements IRequestManager {
   constructor(
     private readonly crawls: CrawlStore,
     private readonly settings: WorkerSettings,
+    /** Store failures met here (they never reach Crawlee: a rejected fetchNextRequest would end its run). */
+    private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
   // --- shard ownership (driven by the shard keeper) ---
@@ -52,7 +56,7 @@ export class FrontierRequestManager implements IRequestManager {
     this.slots.delete(host);
     this.order = this.order.filter((h) => h !== host);
     const buffered = s.buffer.splice(0);
-    for (const h of buffered) await this.crawls.requeue(h.crawlId, h.lease, null);
+    for (const h of buffered) await this.giveBack(h.crawlId, h.lease, null);
   }
   /** Buffered and in-flight lease tokens per crawl, for renewal. */
   tokensByCrawl(): Map<string, string[]> {
@@ -96,7 +100,7 @@ export class FrontierRequestManager implements IRequestManager {
       for (const h of s.buffer) (idle.has(h.crawlId) ? back : keep).push(h);
       if (back.length === 0) continue;
       s.buffer = keep;
-      for (const h of back) await this.crawls.requeue(h.crawlId, h.lease, null);
+      for (const h of back) await this.giveBack(h.crawlId, h.lease, null);
     }
   }
 
@@ -163,7 +167,7 @@ export class FrontierRequestManager implements IRequestManager {
   async reclaimRequest(request: Request): Promise<null> {
     // Page outcomes are settled inside the handler; reaching here means the handler itself broke.
     const h = this.release(request.uniqueKey);
-    if (h) await this.crawls.requeue(h.crawlId, h.lease, 'internal');
+    if (h) await this.giveBack(h.crawlId, h.lease, 'internal');
     return null;
   }
 
@@ -216,9 +220,16 @@ export class FrontierRequestManager implements IRequestManager {
     if (want <= 0) return;
     let got: Lease[] = [];
     let crawlId = '';
-    for (let i = 0; i < s.crawls.length && got.length === 0; i++) {
-      crawlId = s.crawls[s.rr++ % s.crawls.length];
-      got = await this.crawls.lease(crawlId, s.host, want, this.settings.leaseMs, Date.now());
+    try {
+      for (let i = 0; i < s.crawls.length && got.length === 0; i++) {
+        crawlId = s.crawls[s.rr++ % s.crawls.length];
+        got = await this.crawls.lease(crawlId, s.host, want, this.settings.leaseMs, Date.now());
+      }
+    } catch (err) {
+      // The store did not answer: this host asks again shortly; the worker itself carries on.
+      this.onError(err);
+      s.nextRefillAt = Date.now() + STORE_RETRY_MS;
+      return;
     }
     if (got.length === 0) {
       s.nextRefillAt = Date.now() + EMPTY_BACKOFF_MS[Math.min(s.emptyStreak++, EMPTY_BACKOFF_MS.length - 1)];
@@ -227,9 +238,18 @@ export class FrontierRequestManager implements IRequestManager {
     s.emptyStreak = 0;
     if (this.slots.get(s.host) !== s) {
       // The shard was given up while the lease call was in flight: hand the leases straight back.
-      for (const lease of got) await this.crawls.requeue(crawlId, lease, null);
+      for (const lease of got) await this.giveBack(crawlId, lease, null);
       return;
     }
     for (const lease of got) s.buffer.push({ crawlId, lease });
+  }
+
+  /** Returns a lease to its queue; if the store cannot take it now, the lease lapses and is reclaimed instead. */
+  private async giveBack(crawlId: string, lease: Lease, category: string | null): Promise<void> {
+    try {
+      await this.crawls.requeue(crawlId, lease, category);
+    } catch (err) {
+      this.onError(err);
+    }
   }
 }

@@ -1,9 +1,12 @@
 import { createRequire } from 'node:module';
+import { LruMap } from '@trawl/contract';
 import type { ShardDirectory } from '@trawl/frontier';
 import type { LightFetcher } from '@trawl/scrape';
 
 export const ROBOTS_AGENT = 'TrawlBot';
 const MAX_ROBOTS_BYTES = 512 * 1024;
+/** Parsed robots.txt kept per worker; an evicted origin is read again from the directory (shared cache). */
+export const MAX_ROBOTS_ORIGINS = 1_000;
 
 interface Parsed {
   isAllowed(url: string, ua?: string): boolean | undefined;
@@ -16,7 +19,8 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: st
  * workers through the directory. A missing or unreachable robots.txt allows everything.
  */
 export class RobotsCache {
-  private local = new Map<string, { parsed: Parsed | null; until: number }>();
+  private readonly local: LruMap<string, { parsed: Parsed | null; until: number }>;
+  /** Loads in flight: bounded by the pages in flight. */
   private pending = new Map<string, Promise<Parsed | null>>();
 
   constructor(
@@ -24,7 +28,11 @@ export class RobotsCache {
     private readonly directory: ShardDirectory,
     private readonly ttlMs: number,
     private readonly timeoutMs: number,
-  ) {}
+    maxOrigins = MAX_ROBOTS_ORIGINS,
+  ) {
+    // Origins are whatever the crawled pages link to: bounded, or a crawl of `scope: all` grows it for ever.
+    this.local = new LruMap(maxOrigins);
+  }
 
   async allowed(url: string): Promise<boolean> {
     const origin = new URL(url).origin;

@@ -22,6 +22,11 @@ export interface WorkerSettings {
   defaultBackoffMs: number;
   /** How long an ended crawl (status, items) is kept after it ends; then it is forgotten (404). */
   crawlRetentionMs: number;
+  /**
+   * How long a page's result (and other writes that must not be lost) waits for an unreachable store before it
+   * is given up; the page's lease then lapses and the page is crawled again.
+   */
+  storeOutageMs: number;
 }
 
 export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
@@ -37,4 +42,5 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   robotsTtlMs: 3_600_000,
   defaultBackoffMs: 2_000,
   crawlRetentionMs: 8 * 86_400_000,
+  storeOutageMs: 30_000,
 };

@@ -1,4 +1,4 @@
-import { TERMINAL_STATUSES, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import { isStoreUnavailable, TERMINAL_STATUSES, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
 import type { FrontierRequestManager } from './frontier-request-manager.ts';
 import type { WorkerSettings } from './settings.ts';
 
@@ -37,11 +37,18 @@ export class ShardKeeper {
   constructor(private readonly d: ShardKeeperDeps) {}
 
   private lastTickAt = 0;
+  /** A heartbeat failed because the store was unreachable: repair what the outage may have cut short. */
+  private storeWasDown = false;
 
   private loop = () => {
     this.lastTickAt = Date.now();
     this.ticking = this.tick()
-      .catch((err) => this.d.onError(err))
+      .then(() => this.afterOutage())
+      .catch((err) => {
+        // Never fatal: the next heartbeat tries again (node-redis reconnects meanwhile).
+        if (isStoreUnavailable(err)) this.storeWasDown = true;
+        this.d.onError(err);
+      })
       .finally(() => {
         this.ticking = null;
         if (this.timer) this.timer = setTimeout(this.loop, this.d.settings.heartbeatMs);
@@ -63,15 +70,39 @@ export class ShardKeeper {
     }
   }
 
+  /** Gives back shards and leaves. Best effort: what the store cannot take now simply expires. */
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;
+    const quietly = (p: Promise<unknown>) => p.catch((err: unknown) => this.d.onError(err));
     for (const host of this.d.manager.ownedHosts()) {
       await this.d.manager.dropHost(host);
-      await this.d.directory.releaseShard(host, this.d.workerId);
+      await quietly(this.d.directory.releaseShard(host, this.d.workerId));
     }
-    await this.d.directory.leave(this.d.workerId);
+    await quietly(this.d.directory.leave(this.d.workerId));
+  }
+
+  /**
+   * After an outage: hosts a page admitted while the store went away may never have been registered as shards
+   * (their queues would wait for ever), so the hosts of every live crawl are registered again (idempotent).
+   */
+  private async afterOutage(): Promise<void> {
+    if (!this.storeWasDown) return;
+    const { directory, crawls } = this.d;
+    for (const crawlId of await directory.activeCrawls()) {
+      const status = await crawls.statusOf(crawlId);
+      if (status === null || TERMINAL_STATUSES.includes(status)) continue;
+      const hosts = await crawls.hostsOf(crawlId);
+      for (const host of hosts) await directory.registerHost(host, crawlId);
+      // It may have ended (and been finalized) meanwhile: take back what was just registered.
+      const after = await crawls.statusOf(crawlId);
+      if (after === null || TERMINAL_STATUSES.includes(after)) {
+        for (const host of hosts) await directory.unregisterCrawl(host, crawlId);
+      }
+    }
+    await directory.announceWork();
+    this.storeWasDown = false;
   }
 
   async tick(): Promise<void> {

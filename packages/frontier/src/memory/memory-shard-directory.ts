@@ -1,19 +1,30 @@
+import { LruMap } from '@trawl/contract';
 import type { ShardDirectory } from '../types.ts';
+
+/** robots.txt bodies kept (≤ 512 KiB each); an evicted origin's robots.txt is fetched again. */
+export const MAX_MEMORY_ROBOTS = 1_000;
+/** Hosts with a politeness pause (429/503); past the bound the least recently slowed host's pause is forgotten. */
+export const MAX_MEMORY_SLOW_HOSTS = 10_000;
 
 /** Embedded-mode directory: one process, so ownership and politeness live in maps. */
 export class MemoryShardDirectory implements ShardDirectory {
   private workers = new Map<string, number>();
   private hosts = new Map<string, Set<string>>();
   private owners = new Map<string, { worker: string; until: number }>();
-  private slow = new Map<string, number>();
-  private robots = new Map<string, { body: string | null; until: number }>();
+  // Keyed by hosts and origins the crawled pages chose, and never removed by the crawl: bounded.
+  private slow: LruMap<string, number>;
+  private robots: LruMap<string, { body: string | null; until: number }>;
   private active = new Set<string>();
   private watchers = new Set<() => void>();
 
   constructor(
     private readonly now: () => number = Date.now,
     private readonly workerTtlMs = 10_000,
-  ) {}
+    bounds: { robots?: number; slowHosts?: number } = {},
+  ) {
+    this.robots = new LruMap(bounds.robots ?? MAX_MEMORY_ROBOTS);
+    this.slow = new LruMap(bounds.slowHosts ?? MAX_MEMORY_SLOW_HOSTS);
+  }
 
   async heartbeat(workerId: string, now: number) {
     this.workers.set(workerId, now);
@@ -66,10 +77,14 @@ export class MemoryShardDirectory implements ShardDirectory {
     if ((this.slow.get(host) ?? 0) < untilMs) this.slow.set(host, untilMs);
   }
   async slowUntil(host: string) {
-    return this.slow.get(host) ?? 0;
+    const until = this.slow.get(host) ?? 0;
+    // A pause that ended is dropped here rather than waiting for eviction.
+    if (until !== 0 && until <= this.now()) this.slow.delete(host);
+    return until;
   }
   async getRobots(host: string) {
     const r = this.robots.get(host);
+    if (r && r.until <= this.now()) this.robots.delete(host);
     return r && r.until > this.now() ? r.body : undefined;
   }
   async setRobots(host: string, body: string | null, ttlMs: number) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LruMap } from '@trawl/contract';
 import { loadScripts, type RedisConnection } from '@trawl/redis';
 import {
   TERMINAL_STATUSES,
@@ -27,6 +28,13 @@ const scripts = loadScripts(new URL('./lua/', import.meta.url), [
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Lease members remembered per process. Far above what its workers hold at once (pages in flight plus buffers);
+ * the bound only drops members of leases nobody settled through this store (lost, reclaimed elsewhere), which
+ * would otherwise stay for ever. A forgotten member is rebuilt from the lease for complete and requeue.
+ */
+export const MAX_LEASE_MEMBERS = 100_000;
+
 /** "<token>\n<host>\n<request JSON>": the lease member as stored, so a lease carries everything to requeue it. */
 function member(lease: Lease): string {
   return `${lease.token}\n${lease.request.host}\n${JSON.stringify(lease.request)}`;
@@ -50,13 +58,15 @@ function sumOf(r: Record<string, number>): number {
 export class RedisCrawlStore implements CrawlStore {
   private readonly k: FrontierKeys;
   /** Lease members by token: a lease is renewed, completed or requeued by its exact stored member. */
-  private readonly members = new Map<string, string>();
+  private readonly members: LruMap<string, string>;
 
   constructor(
     private readonly redis: RedisConnection,
     prefix: string,
+    maxLeaseMembers = MAX_LEASE_MEMBERS,
   ) {
     this.k = new FrontierKeys(prefix);
+    this.members = new LruMap(maxLeaseMembers);
   }
 
   async createCrawl(plan: CrawlPlan, seeds: FrontierRequest[]): Promise<void> {

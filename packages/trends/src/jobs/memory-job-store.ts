@@ -1,4 +1,4 @@
-import type { TrendsJobError, TrendsResult } from '@trawl/contract';
+import { LruMap, type TrendsJobError, type TrendsResult } from '@trawl/contract';
 import { newJobRecord } from './job-record.ts';
 import {
   WORKER_LOST,
@@ -11,6 +11,9 @@ import {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Stored results (team × grain) kept for reuse; an evicted one is only fetched from Google again. */
+export const MAX_CACHED_RESULTS = 10_000;
+
 /** Embedded mode: jobs in a map of one process. Pinned to the Redis backend by the shared conformance suite. */
 export class MemoryTrendsJobStore implements TrendsJobStore {
   // Kept as JSON so callers can never mutate stored state through a shared reference.
@@ -19,14 +22,18 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   private readonly due = new Map<string, number>();
   /** Running jobs: id → lease end (ms). */
   private readonly leases = new Map<string, number>();
-  private readonly cache = new Map<string, { result: string; until: number }>();
+  /** Keyed by what callers ask for (team × grain): bounded, least recently used first out. */
+  private readonly cache: LruMap<string, { result: string; until: number }>;
   /** Settled jobs: id → when they are forgotten (real time, like a Redis key expiry). */
   private readonly expires = new Map<string, number>();
 
   constructor(
     private readonly opts: TrendsJobStoreOptions = {},
     private readonly clock: () => number = Date.now,
-  ) {}
+    maxCachedResults = MAX_CACHED_RESULTS,
+  ) {
+    this.cache = new LruMap(maxCachedResults);
+  }
 
   async create(input: { team_id: string; request: TrendsJobRecord['request'] }, now: number): Promise<TrendsJobRecord> {
     // Settled jobs nobody asks about again are dropped here, so memory does not grow for ever.
@@ -87,13 +94,13 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   }
 
   async cachedResult(teamId: string, grainKey: string, now: number) {
-    const hit = this.cache.get(`${teamId}\n${grainKey}`);
+    const key = `${teamId}\n${grainKey}`;
+    const hit = this.cache.get(key);
+    if (hit && hit.until <= now) this.cache.delete(key);
     return hit && hit.until > now ? (JSON.parse(hit.result) as TrendsResult) : null;
   }
 
   async cacheResult(teamId: string, grainKey: string, result: TrendsResult, now: number, ttlMs: number) {
-    // Stale entries would otherwise live as long as the process.
-    for (const [k, v] of this.cache) if (v.until <= now) this.cache.delete(k);
     this.cache.set(`${teamId}\n${grainKey}`, { result: JSON.stringify(result), until: now + ttlMs });
   }
 
