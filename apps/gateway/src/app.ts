@@ -3,7 +3,8 @@ import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { GatewayContext } from './context.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { registerErrorHandling, sendApiError } from './plugins/errors.ts';
+import { clientErrorHandler, frameworkErrorOf, RouteMethods } from './plugins/framework-errors.ts';
 import { genRequestId } from './plugins/request-id.ts';
 import { zodValidatorCompiler } from './validation.ts';
 import { docsRoutes } from './routes/docs-route.ts';
@@ -50,6 +51,9 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
     bodyLimit: 2 * 1024 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests refused before any route (unparseable HTTP, oversized headers, bad URLs) keep the error shape.
+    clientErrorHandler,
+    frameworkErrors: (err, request, reply) => sendApiError(reply, request, frameworkErrorOf(err)),
   });
   // JSON only: fastify's built-in text/plain parser would hand a string to the body schema.
   app.removeContentTypeParser('text/plain');
@@ -61,10 +65,14 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   });
   const routeList: { method: string; url: string }[] = [];
   app.decorate('routeList', routeList);
+  const routeMethods = new RouteMethods();
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) routeList.push({ method, url: r.url });
+    for (const method of [r.method].flat()) {
+      routeList.push({ method, url: r.url });
+      routeMethods.add(method, r.url);
+    }
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, routeMethods);
   registerAuth(app, ctx.store);
 
   await app.register(fastifySwagger, {

@@ -115,10 +115,10 @@ describe('bad input never yields a 500', () => {
     expect((await errorOf(big)).code).toBe('invalid_request');
   });
 
-  it('an unknown /v1 path or method is 404 in the error shape', async () => {
+  it('an unknown /v1 path is 404 in the error shape (a known path with another method: error-shape.e2e.test.ts)', async () => {
     for (const [method, path] of [
       ['GET', '/v1/nothing'],
-      ['DELETE', '/v1/fetch'],
+      ['DELETE', '/v1/fetches'],
       ['GET', '/v2/fetch'],
     ]) {
       const res = await gw.call(method, path);

@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   artifact_not_found: { status: 404, type: 'not_found', retryable: false },
   session_not_found: { status: 404, type: 'not_found', retryable: false },
   profile_not_found: { status: 404, type: 'not_found', retryable: false },
+  // Not in the contract's table: a path that exists, asked with a method it does not answer (with `Allow`).
+  method_not_allowed: { status: 405, type: 'invalid_request', retryable: false },
   timeout: { status: 408, type: 'timeout', retryable: true },
   idempotency_conflict: { status: 409, type: 'conflict', retryable: false },
   idempotency_in_progress: { status: 409, type: 'conflict', retryable: true },

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api-error.ts';
+import type { RouteMethods } from './framework-errors.ts';
 
 /** Fastify's own client-error codes that mean "the request body or its framing is wrong". */
 const INVALID_REQUEST_CODES = new Set([
@@ -47,17 +48,28 @@ export function toApiError(err: unknown): ApiError {
 }
 
 export function sendApiError(reply: FastifyReply, request: FastifyRequest, e: ApiError): FastifyReply {
+  // Also here: errors raised before the onRequest hook (router errors) must carry the id too.
+  reply.header('x-request-id', request.id);
   for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
   return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody(request.id));
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, routes: RouteMethods): void {
   app.setErrorHandler((err, request, reply) => {
     const e = toApiError(err);
     if (e.code === 'internal_error') request.log.error({ err }, 'unhandled error');
     return sendApiError(reply, request, e);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, request, new ApiError('route_not_found', 'no such route; only documented /v1 paths exist')),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = routes.allowed(request.url.split('?')[0]);
+    if (allowed.length > 0) {
+      const allow = allowed.join(', ');
+      return sendApiError(
+        reply,
+        request,
+        new ApiError('method_not_allowed', `this path answers ${allow} only`, { details: { allow: allowed }, headers: { allow } }),
+      );
+    }
+    return sendApiError(reply, request, new ApiError('route_not_found', 'no such route; only documented /v1 paths exist'));
+  });
 }

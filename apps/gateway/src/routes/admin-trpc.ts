@@ -16,7 +16,15 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 function adminRouter(gw: GatewayContext) {
-  const t = initTRPC.context<{ admin: boolean }>().create();
+  const t = initTRPC.context<{ admin: boolean }>().create({
+    // Never a stack or a server path in an answer, whatever NODE_ENV says; unexpected failures say nothing more.
+    isDev: false,
+    errorFormatter: ({ shape, error }) => ({
+      ...shape,
+      message: error.code === 'INTERNAL_SERVER_ERROR' ? 'internal error; retry later' : shape.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+    }),
+  });
   const admin = t.procedure.use(({ ctx, next }) => {
     if (!ctx.admin) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'admin token required' });
     return next();
