@@ -101,7 +101,8 @@ function enclosingTable(el: DomElement): DomElement | null {
   return null;
 }
 
-function tableRows(table: DomElement): DomElement[] {
+/** A table's own rows, in order, through thead/tbody/tfoot (not rows of tables nested in its cells). */
+export function tableRows(table: DomElement): DomElement[] {
   const rows: DomElement[] = [];
   for (const child of table.children) {
     if (!isElement(child)) continue;

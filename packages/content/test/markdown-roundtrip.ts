@@ -16,6 +16,7 @@
 import MarkdownIt from 'markdown-it';
 import { isElement, parseHtml, type DomDocument, type DomElement, type DomNode } from '../src/dom.ts';
 import { normalizeContent } from '../src/index.ts';
+import { tableRows } from '../src/markdown-shape.ts';
 
 export const PAGE_URL = 'https://example.org/guide/page.html';
 
@@ -307,18 +308,6 @@ function hasHeaderRow(table: DomElement): boolean {
   if (first === undefined) return false;
   if (isElement(first.parent as DomNode) && (first.parent as DomElement).name === 'thead') return true;
   return first.children.every((cell) => !isElement(cell) || cell.name === 'th');
-}
-
-function tableRows(table: DomElement): DomElement[] {
-  const rows: DomElement[] = [];
-  for (const child of table.children) {
-    if (!isElement(child)) continue;
-    if (child.name === 'tr') rows.push(child);
-    else if (child.name === 'thead' || child.name === 'tbody' || child.name === 'tfoot') {
-      for (const row of child.children) if (isElement(row) && row.name === 'tr') rows.push(row);
-    }
-  }
-  return rows;
 }
 
 /** Source tables that stay tables: at least two columns and no page layout inside their cells. */
