@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { GatewayContext } from './context.ts';
+import { checkHealth } from './health.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling, sendApiError } from './plugins/errors.ts';
 import { clientErrorHandler, frameworkErrorOf, RouteMethods } from './plugins/framework-errors.ts';
@@ -73,7 +74,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
     }
   });
   registerErrorHandling(app, routeMethods);
-  registerAuth(app, ctx.store);
+  registerAuth(app, ctx.store, ctx.recoverKey);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -95,6 +96,9 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   await app.register(trendsRoutes(ctx));
   await app.register(runRoutes(ctx));
   await app.register(adminRoutes(ctx));
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, store: ctx.store.kind }));
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    const health = await checkHealth(ctx.store);
+    return reply.code(health.ok ? 200 : 503).send(health);
+  });
   return app;
 }

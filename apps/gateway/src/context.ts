@@ -2,7 +2,7 @@ import type { TrawlConfig } from '@trawl/config';
 import type { CrawlServices } from '@trawl/crawler';
 import type { RunServices } from '@trawl/runs';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
-import type { Store } from '@trawl/store';
+import type { ApiKeyRecord, Store } from '@trawl/store';
 import type { TrendsJobStore } from '@trawl/trends';
 
 /** What the routes need, built once at start-up (embedded or cluster). */
@@ -18,4 +18,9 @@ export interface GatewayContext {
   /** Called after a trends job is created, so in-process runners take it without waiting for their poll. */
   onTrendsJobCreated: () => void;
   now: () => number;
+  /**
+   * Recreates the configured bootstrap key when a request presents it and the store has lost it (Redis came back
+   * empty); null for any other secret.
+   */
+  recoverKey?: (secret: string) => Promise<ApiKeyRecord | null>;
 }

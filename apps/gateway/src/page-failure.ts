@@ -3,11 +3,11 @@ import { ApiError } from './api-error.ts';
 
 const MESSAGES: Record<string, string> = {
   blocked_target: 'the target resolves to an address that is not allowed',
-  timeout: 'the target did not answer before the deadline',
+  timeout: 'the page was not retrieved and processed before the deadline',
   body_size_limit: 'the response body exceeds the 10 MiB limit',
   redirect_limit: 'the target redirected more than 10 times',
   out_of_scope_redirect: 'the target redirected outside the allowed scope',
-  unsupported_content_type: 'the response content type cannot be converted to Markdown',
+  unsupported_content_type: 'the response is not text that can be converted to Markdown',
   http_error: 'the target answered with an error status',
   network_error: 'the target could not be reached',
   robots_disallowed: "the target's robots.txt disallows this page",

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrawlConfig } from '@trawl/config';
 import type { CrawlWorker } from '@trawl/crawler';
-import { createRuntime, startTrendsRunners, startWorkers, type Runtime } from '@trawl/runtime';
+import { createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Runtime } from '@trawl/runtime';
 import type { TrendsRunner } from '@trawl/trends';
 import { buildApp, type AppOptions } from './app.ts';
-import { bootstrapDefaultTeam, type Bootstrap } from './bootstrap.ts';
+import { BootstrapKeeper, bootstrapDefaultTeam, type Bootstrap } from './bootstrap.ts';
 import type { GatewayContext } from './context.ts';
 
 export interface RunningGateway {
@@ -27,9 +27,12 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
   const runtime = await createRuntime(config, { now: opts.now, name: 'trawl-gateway' });
   const { store, now } = runtime;
   const workerCount = config.TRAWL_WORKERS ?? (config.REDIS_URL ? 0 : 1);
-  const workers = startWorkers(runtime, workerCount);
+  // Faults of background work: one JSON line each, a Redis outage once when it begins and once when it ends.
+  const onError = runtimeFaultLog(runtime);
+  const workers = startWorkers(runtime, workerCount, onError);
   // Search-trends jobs run wherever worker actors run: one runner per such process.
-  const trendsRunners = startTrendsRunners(runtime, workerCount > 0 ? 1 : 0);
+  const trendsRunners = startTrendsRunners(runtime, workerCount > 0 ? 1 : 0, onError);
+  const keeper = new BootstrapKeeper(store, config, onError);
   const ctx: GatewayContext = {
     config,
     store,
@@ -50,8 +53,11 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
     onTrendsJobCreated: () => {
       for (const r of trendsRunners) r.nudge();
     },
+    recoverKey: (secret) => keeper.recover(secret),
   };
   const bootstrap = await bootstrapDefaultTeam(store, config);
+  // A Redis without persistence comes back empty: the bootstrap team and key are there again at reconnection.
+  runtime.redis?.on('ready', () => void keeper.ensure());
   const app = await buildApp(ctx, opts);
   const close = async () => {
     await app.close();

@@ -1,4 +1,4 @@
-import { createRuntime, runProcess, startTrendsRunners, startWorkers } from '@trawl/runtime';
+import { createRuntime, runProcess, runtimeFaultLog, startTrendsRunners, startWorkers } from '@trawl/runtime';
 
 // `npm run worker`: one worker actor process against the shared Redis (REDIS_URL is required).
 await runProcess(async (config) => {
@@ -7,9 +7,8 @@ await runProcess(async (config) => {
     process.exit(2);
   }
   const runtime = await createRuntime(config, { name: 'trawl-worker' });
-  const onError = (err: unknown) => {
-    process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'worker error', err: String((err as Error).message ?? err) })}\n`);
-  };
+  // One JSON line per fault (no URLs, headers or bodies); a Redis outage is logged when it begins and ends.
+  const onError = runtimeFaultLog(runtime);
   const workers = startWorkers(runtime, Math.max(1, config.TRAWL_WORKERS ?? 1), onError);
   const trendsRunners = startTrendsRunners(runtime, 1, onError);
   process.stdout.write(

@@ -37,6 +37,11 @@ export const EnvSchema = z.object({
   TRAWL_BROWSER_ACQUIRE_MS: intFrom(0, 60_000, 20),
   TRAWL_BROWSER_SETTLE_MAX_MS: intFrom(0, 120_000, 5_000),
   TRAWL_CONTENT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  TRAWL_CONTENT_SLOW_THREADS: intFrom(0, 64, 1),
+  TRAWL_CONTENT_SLOW_BYTES: intFrom(1024, 64 * 1048576, 1048576),
+  TRAWL_CONTENT_MAX_DEPTH: intFrom(32, 100_000, 512),
+  TRAWL_CONTENT_MAX_ELEMENTS: intFrom(1000, 10_000_000, 100_000),
+  TRAWL_CONTENT_MAX_LINKS: intFrom(1, 10_000_000, 50_000),
   TRAWL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   TRAWL_WORKER_CONCURRENCY: intFrom(1, 1024, 32),
   TRAWL_HOST_CONCURRENCY: intFrom(1, 256, 4),
@@ -44,6 +49,8 @@ export const EnvSchema = z.object({
   TRAWL_HEARTBEAT_MS: intFrom(100, 60_000, 1_000),
   TRAWL_SHARD_TTL_MS: intFrom(500, 600_000, 5_000),
   TRAWL_CRAWL_TIMEOUT_S: intFrom(1, 7 * 86400, 3600),
+  /** How long a worker keeps retrying a page's result (or a trends job's) while the store is unreachable. */
+  TRAWL_STORE_OUTAGE_MS: intFrom(0, 600_000, 30_000),
   /** Unset: the artifact retention plus the 7-day grace in which expired artifacts still answer 410. */
   TRAWL_CRAWL_RETENTION_S: z.coerce.number().int().min(1).max(10 * 365 * 86400).optional(),
   TRAWL_ROBOTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),

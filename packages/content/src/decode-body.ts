@@ -42,15 +42,20 @@ export function decodeBody(
   contentTypeHeader: string | null,
   kind: ContentKind,
 ): { text: string; charset: string } {
-  const charset =
-    usable(parseContentType(contentTypeHeader)?.charset ?? null) ??
-    charsetFromBom(body) ??
-    (kind === 'html' ? usable(charsetFromMeta(body)) : null) ??
-    'utf-8';
+  const { charset } = bodyCharset(body, contentTypeHeader, kind);
   return { text: decodeWith(body, charset), charset };
 }
 
-function decodeWith(body: Buffer, charset: string): string {
+/** The charset decodeBody would use, and whether something said so (false: the UTF-8 default). */
+export function bodyCharset(body: Buffer, contentTypeHeader: string | null, kind: ContentKind): { charset: string; labelled: boolean } {
+  const declared =
+    usable(parseContentType(contentTypeHeader)?.charset ?? null) ??
+    charsetFromBom(body) ??
+    (kind === 'html' ? usable(charsetFromMeta(body)) : null);
+  return { charset: declared ?? 'utf-8', labelled: declared !== null };
+}
+
+export function decodeWith(body: Buffer, charset: string): string {
   if (charset === 'utf-8') {
     const text = body.toString('utf8');
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

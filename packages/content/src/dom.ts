@@ -1,7 +1,8 @@
-// The only module that touches cheerio. It parses HTML with cheerio's htmlparser2 entry point (about six times
-// faster than its parse5 one on real pages, and tolerant enough for extraction) and hands back the node tree typed
-// by the small structural interfaces below, so the rest of the package does not depend on cheerio's types.
-import { load } from 'cheerio/slim';
+// The typed view of the parsed page. Parsing itself is htmlparser2 (through html-parser.ts, under structural
+// limits; about six times faster than parse5 on real pages, and tolerant enough for extraction); this module hands
+// the node tree back typed by the small structural interfaces below, so the rest of the package does not depend on
+// the parser's types.
+import { parseLimited, type ParseLimits } from './html-parser.ts';
 
 export interface DomText {
   type: 'text';
@@ -35,9 +36,16 @@ export interface DomDocument {
 export type DomNode = DomText | DomElement | DomOther;
 export type DomParent = DomElement | DomDocument;
 
+/** No limits: for tests and trusted snippets. Pages go through parseHtmlLimited. */
+const UNLIMITED: ParseLimits = { maxDepth: Number.MAX_SAFE_INTEGER, maxElements: Number.MAX_SAFE_INTEGER };
+
 export function parseHtml(html: string): DomDocument {
-  const $ = load(html);
-  return $.root()[0] as unknown as DomDocument;
+  return parseHtmlLimited(html, UNLIMITED).root;
+}
+
+export function parseHtmlLimited(html: string, limits: ParseLimits): { root: DomDocument; depthCapped: boolean; elementsCapped: boolean } {
+  const r = parseLimited(html, limits);
+  return { root: r.root as DomDocument, depthCapped: r.depthCapped, elementsCapped: r.elementsCapped };
 }
 
 export function isElement(node: DomNode | DomDocument): node is DomElement {

@@ -1,4 +1,5 @@
-import { parseHtml, textContent, type DomDocument, type DomElement } from './dom.ts';
+import { parseHtmlLimited, textContent, type DomDocument, type DomElement } from './dom.ts';
+import type { ContentLimits, LimitApplied } from './limits.ts';
 import { pageLinks } from './links.ts';
 import { extractMainContent } from './main-content.ts';
 import { contentToMarkdown } from './markdown.ts';
@@ -17,15 +18,16 @@ export interface HtmlContent {
   metadata: PageMetadata;
   links: string[];
   quality: ContentQuality;
+  limitsApplied: LimitApplied[];
 }
 
 const JAVASCRIPT_NOTICE =
   /\b(enable|turn on|activate|allow)\s+javascript\b|\bjavascript\s+(is\s+)?(required|disabled|must be enabled|needs to be enabled|is not enabled)|\brequires?\s+javascript\b|\bneeds?\s+javascript\b/i;
 
 /** The whole HTML path: one parse, one cleaning pass, extraction, then output of the chosen subtree only. */
-export function htmlContent(source: string, finalUrl: string): HtmlContent {
+export function htmlContent(source: string, finalUrl: string, limits: ContentLimits): HtmlContent {
   try {
-    return extractHtml(source, finalUrl);
+    return extractHtml(source, finalUrl, limits);
   } catch {
     // Every step is iterative and defensive, so this is a bug net, not a path: callers are promised a result for
     // any HTML, so a crude text version beats an exception.
@@ -33,12 +35,17 @@ export function htmlContent(source: string, finalUrl: string): HtmlContent {
   }
 }
 
-function extractHtml(source: string, finalUrl: string): HtmlContent {
-  const page = preparePage(parseHtml(source));
+function extractHtml(source: string, finalUrl: string, limits: ContentLimits): HtmlContent {
+  const parsed = parseHtmlLimited(source, limits);
+  const page = preparePage(parsed.root);
   const baseUrl = documentBase(finalUrl, page.baseHref);
   const title = pageTitle(page);
   const metadata = pageMetadata(page, title, baseUrl);
-  const links = pageLinks(page.hrefs, baseUrl);
+  const { links, capped: linksCapped } = pageLinks(page.hrefs, baseUrl, limits.maxLinks);
+  const limitsApplied: LimitApplied[] = [];
+  if (parsed.depthCapped || page.flattened) limitsApplied.push('nesting_depth');
+  if (parsed.elementsCapped) limitsApplied.push('element_count');
+  if (linksCapped) limitsApplied.push('link_count');
   const main = extractMainContent(page.root, pageHints(page, finalUrl));
   const pageTextLength = main.pageTextLength;
   // Only a short page's text is searched for an "enable JavaScript" notice, so only then is it built.
@@ -57,7 +64,7 @@ function extractHtml(source: string, finalUrl: string): HtmlContent {
     },
     javascriptNotice: JAVASCRIPT_NOTICE.test(page.noscriptText) || JAVASCRIPT_NOTICE.test(shortPageText),
   });
-  return { title, markdown, html, metadata, links, quality };
+  return { title, markdown, html, metadata, links, quality, limitsApplied };
 }
 
 /** Markdown of the content; plain paragraphs if the converter gives up (it recurses, and input can be hostile). */
@@ -77,7 +84,7 @@ function degradedContent(source: string): HtmlContent {
     javascriptNotice: false,
   });
   const html = text === '' ? '' : `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`;
-  return { title: '', markdown: text.replace(/([\\`*_[\]#<>])/g, '\\$1'), html, metadata, links: [], quality };
+  return { title: '', markdown: text.replace(/([\\`*_[\]#<>])/g, '\\$1'), html, metadata, links: [], quality, limitsApplied: [] };
 }
 
 function round(value: number): number {

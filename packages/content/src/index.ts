@@ -1,5 +1,6 @@
 export { contentKindOf, type ContentKind } from './content-kind.ts';
 export { decodeBody } from './decode-body.ts';
+export { DEFAULT_CONTENT_LIMITS, type ContentLimits, type LimitApplied } from './limits.ts';
 export { UnsupportedContentTypeError } from './errors.ts';
 export type { PageMetadata } from './metadata.ts';
 export { normalizeContent, type NormalizedContent } from './normalize-content.ts';

@@ -1,10 +1,12 @@
 import { contentKindOf } from './content-kind.ts';
-import { decodeBody } from './decode-body.ts';
+import { bodyCharset, decodeWith } from './decode-body.ts';
 import { UnsupportedContentTypeError } from './errors.ts';
 import { htmlContent } from './html-content.ts';
+import { DEFAULT_CONTENT_LIMITS, type ContentLimits, type LimitApplied } from './limits.ts';
 import type { PageMetadata } from './metadata.ts';
 import { jsonToMarkdown, textToMarkdown } from './plain-text.ts';
 import { plainQuality, type ContentQuality } from './quality.ts';
+import { checkText } from './text-check.ts';
 
 export interface NormalizedContent {
   /** <title>, else og:title, else the first <h1>, else ''. Always '' for text and JSON. */
@@ -18,18 +20,28 @@ export interface NormalizedContent {
   links: string[];
   quality: ContentQuality;
   charset: string;
+  /** The structural limits (limits.ts) that shaped this page's output; empty for almost every page. */
+  limitsApplied: LimitApplied[];
 }
 
 /**
  * Turns a fetched body into normalized content. body: raw bytes as received; contentType: the response's
- * Content-Type header; url: the final URL after redirects. Throws only UnsupportedContentTypeError.
+ * Content-Type header; url: the final URL after redirects. Throws only UnsupportedContentTypeError: for types we
+ * do not convert, and for bodies that are not text whatever their label says (checked on the bytes, before
+ * decoding, so garbage is never decoded into a string).
  */
-export function normalizeContent(input: { body: Buffer; contentType: string | null; url: string }): NormalizedContent {
+export function normalizeContent(input: { body: Buffer; contentType: string | null; url: string; limits?: ContentLimits }): NormalizedContent {
   const { body, contentType, url } = input;
   const kind = contentKindOf(contentType, body);
   if (kind === null) throw new UnsupportedContentTypeError(contentType);
-  const { text, charset } = decodeBody(body, contentType, kind);
-  if (kind === 'html') return { ...htmlContent(text, url), charset };
+  const detected = bodyCharset(body, contentType, kind);
+  const verdict = checkText(body, detected.charset);
+  // Unlabelled bytes that are not UTF-8 but hold no controls are legacy text: read them the way browsers default.
+  const legacy = verdict.invalidUtf8 && !detected.labelled;
+  if (!verdict.text && !legacy) throw new UnsupportedContentTypeError(contentType, true);
+  const charset = legacy ? 'windows-1252' : detected.charset;
+  const text = decodeWith(body, charset);
+  if (kind === 'html') return { ...htmlContent(text, url, input.limits ?? DEFAULT_CONTENT_LIMITS), charset };
   const markdown = kind === 'json' ? jsonToMarkdown(text) : textToMarkdown(text);
   return {
     title: '',
@@ -39,5 +51,6 @@ export function normalizeContent(input: { body: Buffer; contentType: string | nu
     links: [],
     quality: plainQuality(text.trim().length),
     charset,
+    limitsApplied: [],
   };
 }

@@ -22,6 +22,8 @@ export interface PreparedPage {
   noscriptText: string;
   /** Whether the body holds a typical single-page-app mount point (#root, #app, #__next...). */
   appRoot: boolean;
+  /** Whether a subtree deeper than MAX_DEPTH was flattened to its text and links. */
+  flattened: boolean;
 }
 
 // Elements that never carry readable page content. Their subtrees go before extraction.
@@ -59,6 +61,7 @@ export function preparePage(root: DomDocument): PreparedPage {
     structuredData: [],
     noscriptText: '',
     appRoot: false,
+    flattened: false,
   };
   // Pre-order walk (so links come out in document order); removals are applied afterwards, per parent.
   const removed = new Set<DomNode>();
@@ -89,6 +92,7 @@ export function preparePage(root: DomDocument): PreparedPage {
     }
     if (depth >= MAX_DEPTH) {
       replaced.set(node, flatten(node, page));
+      page.flattened = true;
       touched.add(parent);
       continue;
     }

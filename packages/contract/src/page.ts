@@ -99,9 +99,13 @@ export const BrowserFailureDiagnostics = z.strictObject({
   browser_lease_acquired: z.boolean().nullable(),
   error_code: z.string().nullable(),
 });
+export const CONTENT_LIMITS = ['nesting_depth', 'element_count', 'link_count'] as const;
 export const ContentQualityDiagnostics = z.strictObject({
   score: z.number().min(0).max(1),
   confidence: z.enum(['low', 'medium', 'high']),
+  // Present only when a structural limit shaped the page (README "Content limits"): deeper elements flattened into
+  // their ancestor's text, elements past the cap kept as text, links past the cap left out of content.links.
+  limits_applied: z.array(z.enum(CONTENT_LIMITS)).optional(),
 });
 
 export const Diagnostics = z

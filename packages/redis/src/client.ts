@@ -34,6 +34,24 @@ export async function connectRedis(url: string, name = 'trawl'): Promise<RedisCo
   return client;
 }
 
+/**
+ * Closes a connection, gracefully when Redis answers (QUIT), and at most `timeoutMs` later by dropping the socket:
+ * while Redis is down, QUIT waits for a reconnection that may never come, and a process asked to stop must stop.
+ */
+export async function closeConnection(client: RedisConnection, timeoutMs = 1_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const quit = client.quit().then(
+    () => true,
+    () => false,
+  );
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const clean = await Promise.race([quit, timedOut]);
+  clearTimeout(timer);
+  if (!clean && client.isOpen) client.destroy();
+}
+
 export async function sendCommand<T = unknown>(client: RedisConnection, args: (string | Buffer)[]): Promise<T> {
   return (await client.sendCommand(args)) as T;
 }

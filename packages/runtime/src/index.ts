@@ -11,10 +11,10 @@ import {
   type ShardDirectory,
 } from '@trawl/frontier';
 import { HostResolverRules, SsrfGuard } from '@trawl/net';
-import { availableParallelism } from 'node:os';
-import { connectRedis, type RedisConnection } from '@trawl/redis';
-import { createContentProcessor, type ContentProcessor } from '@trawl/scrape';
+import { closeConnection, connectRedis, type RedisConnection } from '@trawl/redis';
+import { contentPoolSettings, createContentProcessor, type ContentProcessor } from '@trawl/scrape';
 import { ARTIFACT_TOMBSTONE_S, MemoryStore, RedisStore, type Store } from '@trawl/store';
+import { createFaultLog, type FaultLog } from './fault-log.ts';
 import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
 
 /** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
@@ -49,8 +49,8 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     recyclePagesPerBrowser: config.TRAWL_BROWSER_RECYCLE_PAGES,
     settleMaxMs: config.TRAWL_BROWSER_SETTLE_MAX_MS,
   });
-  // Default: one content thread per spare core, so a process uses every core for parsing and Markdown.
-  const content = createContentProcessor(config.TRAWL_CONTENT_THREADS ?? Math.min(4, availableParallelism() - 1));
+  // Content threads in two lanes under per-page deadlines, sized from cores and memory (packages/scrape content-pool.ts).
+  const content = createContentProcessor(contentPoolSettings(config));
   let redis: RedisConnection | null = null;
   let store: Store;
   let crawls: CrawlStore;
@@ -87,7 +87,8 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
       await browser.close();
       await content.close();
       await store.close();
-      if (redis) await redis.quit();
+      // Bounded: a process told to stop while Redis is down stops anyway.
+      if (redis) await closeConnection(redis);
     },
   };
 }
@@ -104,6 +105,7 @@ export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
     robots: config.TRAWL_ROBOTS,
     // By default like a crawl page's artifacts: readable for the retention, answered 410 for a grace period, then gone.
     crawlRetentionMs: (config.TRAWL_CRAWL_RETENTION_S ?? config.TRAWL_ARTIFACT_RETENTION_S + ARTIFACT_TOMBSTONE_S) * 1000,
+    storeOutageMs: config.TRAWL_STORE_OUTAGE_MS,
   };
 }
 
@@ -135,6 +137,7 @@ export function trendsSettings(config: TrawlConfig): TrendsRunnerSettings {
     backoff: { baseMs: config.TRAWL_TRENDS_BACKOFF_MS, maxMs: config.TRAWL_TRENDS_BACKOFF_MAX_MS },
     cacheTtlMs: config.TRAWL_TRENDS_CACHE_S * 1000,
     pollMs: 250,
+    storeOutageMs: config.TRAWL_STORE_OUTAGE_MS,
   };
 }
 
@@ -155,3 +158,16 @@ export function startTrendsRunners(rt: Runtime, count: number, onError?: (err: u
   return runners;
 }
 export { runProcess } from './process-main.ts';
+export { createFaultLog, faultLine, installFaultHandlers, scrubMessage, type FaultKind, type FaultLog } from './fault-log.ts';
+
+/**
+ * The error sink for a runtime's background work: outages are logged once when they begin (the connection's own
+ * error, or the first command that failed) and once when the connection is ready again (node-redis emits `ready`
+ * after every reconnection), so a gateway without workers reports them too.
+ */
+export function runtimeFaultLog(rt: Runtime, write?: (line: string) => void): FaultLog {
+  const log = createFaultLog(write);
+  rt.redis?.on('error', (err: unknown) => log(err));
+  rt.redis?.on('ready', () => log.recovered());
+  return log;
+}

@@ -1,10 +1,14 @@
 import { ConfigError, loadConfig, type TrawlConfig } from '@trawl/config';
+import { installFaultHandlers } from './fault-log.ts';
 
 /**
- * The shell of a Trawl process: parse the configuration (a bad value exits 2 with the message, no stack), start,
- * and on SIGINT/SIGTERM stop once, gracefully, then exit.
+ * The shell of a Trawl process: install the process-wide fault handlers (an unhandled rejection is logged and
+ * the process carries on; an uncaught exception is logged and exits 1 for the supervisor to restart it), parse
+ * the configuration (a bad value exits 2 with the message, no stack), start, and on SIGINT/SIGTERM stop once,
+ * gracefully, then exit.
  */
 export async function runProcess(start: (config: TrawlConfig) => Promise<{ stop(): Promise<void> }>): Promise<void> {
+  installFaultHandlers();
   let running: { stop(): Promise<void> };
   try {
     running = await start(loadConfig());

@@ -1,6 +1,7 @@
 import type { BrowserControls } from '@trawl/contract';
 import type { RenderOutcome, RenderRequest } from '@trawl/browser';
-import type { ContentProcessor } from './content-pool.ts';
+import type { ContentProcessor } from './content-errors.ts';
+import { contentFailure } from './content-failure.ts';
 import type { ScrapeOutcome } from './outcome.ts';
 import { deliverable, failed, retryableStatus, type EngineAudit, type EngineDiagnostics } from './page-build.ts';
 
@@ -59,7 +60,15 @@ export async function scrapeBrowser(
       diagnostics,
     });
   }
-  const normalized = await content.normalize({ body: Buffer.from(r.html, 'utf8'), contentType: 'text/html; charset=utf-8', url: r.finalUrl });
+  let normalized;
+  try {
+    normalized = await content.normalize({ body: Buffer.from(r.html, 'utf8'), contentType: 'text/html; charset=utf-8', url: r.finalUrl, deadline: req.deadline });
+  } catch (err) {
+    // The rendered DOM is always labelled HTML: name the type the target sent, which is what a caller can act on.
+    const f = contentFailure(err, r.responseContentType);
+    if (!f) throw err;
+    return failed({ ...f, statusCode: r.statusCode, retryAfterMs: null, audit, diagnostics });
+  }
   const page = deliverable({
     url: req.url,
     finalUrl: r.finalUrl,

@@ -1,91 +1,71 @@
-import { Worker } from 'node:worker_threads';
-import { normalizeContent, UnsupportedContentTypeError, type NormalizedContent } from '@trawl/content';
+import { availableParallelism, totalmem } from 'node:os';
+import { DEFAULT_CONTENT_LIMITS, normalizeContent, type ContentLimits } from '@trawl/content';
+import { ContentTimeoutError, type ContentProcessor } from './content-errors.ts';
+import { laneContentProcessor } from './content-lanes.ts';
 
-export interface ContentInput {
-  body: Buffer;
-  contentType: string | null;
-  url: string;
-}
+export { ContentTimeoutError, type ContentInput, type ContentProcessor } from './content-errors.ts';
 
-/** Turns bodies into normalized content, in this thread or on a pool of threads (parsing is CPU-bound). */
-export interface ContentProcessor {
-  normalize(input: ContentInput): Promise<NormalizedContent>;
-  close(): Promise<void>;
-}
-
-export function inlineContentProcessor(): ContentProcessor {
+/**
+ * Parsing in the calling thread: no thread to stop, so a deadline is only checked before the page starts. For
+ * tests and single-core set-ups; a service should use threads.
+ */
+export function inlineContentProcessor(limits: ContentLimits = DEFAULT_CONTENT_LIMITS): ContentProcessor {
   return {
-    normalize: async (input) => normalizeContent(input),
+    normalize: async (input) => {
+      if (input.deadline !== undefined && input.deadline <= Date.now()) throw new ContentTimeoutError();
+      return normalizeContent({ body: input.body, contentType: input.contentType, url: input.url, limits });
+    },
     close: async () => undefined,
   };
 }
 
-interface Pending {
-  resolve(v: NormalizedContent): void;
-  reject(e: Error): void;
+/** One lane of `threads` threads for every page (no slow lane): what tests of the pool itself use. */
+export function threadedContentProcessor(threads: number, limits: ContentLimits = DEFAULT_CONTENT_LIMITS): ContentProcessor {
+  return laneContentProcessor({ threads, slowThreads: 0, slowBytes: Number.MAX_SAFE_INTEGER, limits, threadHeapMb: THREAD_HEAP_MB });
 }
 
-interface Slot {
-  worker: Worker;
-  pending: Map<number, Pending>;
+export interface ContentPoolSettings {
+  /** Ordinary lane; unset: sized from cores and memory (defaultContentThreads); 0: parse in the calling thread. */
+  threads?: number;
+  /** Slow lane (large bodies, low OS priority). */
+  slowThreads: number;
+  slowBytes: number;
+  limits: ContentLimits;
 }
+
+// A content thread's heap cap. The worst page within the limits (10 MiB of markup, 100,000 elements) peaks near
+// 600 MB of heap; past the cap the thread dies alone and its one page fails.
+export const THREAD_HEAP_MB = 1024;
 
 /**
- * A small pool of content threads. Each page goes to the thread with the fewest pages pending; the body is
- * transferred, not copied twice. A thread that dies fails only its own pages and is replaced.
+ * Ordinary-lane threads when TRAWL_CONTENT_THREADS is unset: one per core the event loop leaves free, at least
+ * one (so every page has a deadline that can be enforced), at most 4, and no more than memory holds at
+ * THREAD_HEAP_MB each with the slow lane's threads and 1 GiB for the rest of the process counted first.
  */
-export function threadedContentProcessor(threads: number): ContentProcessor {
-  const entry = new URL('./content-worker-boot.mjs', import.meta.url);
-  const slots: Slot[] = [];
-  let nextId = 1;
-  let closed = false;
-
-  const spawnSlot = (): Slot => {
-    const slot: Slot = { worker: new Worker(entry), pending: new Map() };
-    slot.worker.unref();
-    slot.worker.on('message', (m: { id?: number; ok?: boolean; value?: NormalizedContent; unsupported?: boolean; contentType?: string | null; message?: string }) => {
-      if (m.id === undefined) return;
-      const p = slot.pending.get(m.id);
-      if (!p) return;
-      slot.pending.delete(m.id);
-      if (m.ok) p.resolve(m.value!);
-      else p.reject(m.unsupported ? new UnsupportedContentTypeError(m.contentType ?? null) : new Error(`content thread: ${m.message}`));
-    });
-    const fail = (err: Error) => {
-      for (const p of slot.pending.values()) p.reject(err);
-      slot.pending.clear();
-      const i = slots.indexOf(slot);
-      if (i >= 0 && !closed) slots[i] = spawnSlot();
-    };
-    slot.worker.on('error', (err) => fail(err));
-    slot.worker.on('exit', (code) => {
-      if (!closed) fail(new Error(`content thread exited with ${code}`));
-    });
-    return slot;
-  };
-  for (let i = 0; i < threads; i++) slots.push(spawnSlot());
-
-  return {
-    normalize(input) {
-      if (closed) return Promise.reject(new Error('content pool is closed'));
-      let slot = slots[0];
-      for (const s of slots) if (s.pending.size < slot.pending.size) slot = s;
-      const id = nextId++;
-      // Copy into a buffer we own so it can be transferred (the body may be a view into a shared pool).
-      const body = new Uint8Array(input.body);
-      return new Promise<NormalizedContent>((resolve, reject) => {
-        slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ id, body, contentType: input.contentType, url: input.url }, [body.buffer]);
-      });
-    },
-    async close() {
-      closed = true;
-      await Promise.all(slots.map((s) => s.worker.terminate()));
-    },
-  };
+export function defaultContentThreads(slowThreads: number, cores = availableParallelism(), memoryBytes = totalmem()): number {
+  const byMemory = Math.floor(memoryBytes / (THREAD_HEAP_MB * 1048576)) - 1 - slowThreads;
+  return Math.max(1, Math.min(4, cores - 1, byMemory));
 }
 
-/** `threads` 0 keeps parsing in the calling thread. */
-export function createContentProcessor(threads: number): ContentProcessor {
-  return threads > 0 ? threadedContentProcessor(threads) : inlineContentProcessor();
+export function createContentProcessor(s: ContentPoolSettings): ContentProcessor {
+  const threads = s.threads ?? defaultContentThreads(s.slowThreads);
+  if (threads === 0) return inlineContentProcessor(s.limits);
+  return laneContentProcessor({ threads, slowThreads: s.slowThreads, slowBytes: s.slowBytes, limits: s.limits, threadHeapMb: THREAD_HEAP_MB });
+}
+
+/** The pool settings from the environment's TRAWL_CONTENT_* variables (packages/config). */
+export function contentPoolSettings(c: {
+  TRAWL_CONTENT_THREADS?: number;
+  TRAWL_CONTENT_SLOW_THREADS: number;
+  TRAWL_CONTENT_SLOW_BYTES: number;
+  TRAWL_CONTENT_MAX_DEPTH: number;
+  TRAWL_CONTENT_MAX_ELEMENTS: number;
+  TRAWL_CONTENT_MAX_LINKS: number;
+}): ContentPoolSettings {
+  return {
+    threads: c.TRAWL_CONTENT_THREADS,
+    slowThreads: c.TRAWL_CONTENT_SLOW_THREADS,
+    slowBytes: c.TRAWL_CONTENT_SLOW_BYTES,
+    limits: { maxDepth: c.TRAWL_CONTENT_MAX_DEPTH, maxElements: c.TRAWL_CONTENT_MAX_ELEMENTS, maxLinks: c.TRAWL_CONTENT_MAX_LINKS },
+  };
 }

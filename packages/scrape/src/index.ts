@@ -3,10 +3,15 @@ export { scrapeBrowser, type BrowserRenderer, type BrowserScrapeRequest } from '
 export { scrapeWaterfall, browserReason, type WaterfallDeps } from './waterfall.ts';
 export { scrapeLight, retryAfterMs, type LightFetcher, type ScrapeDeps, type ScrapeRequest } from './light-scrape.ts';
 export {
+  ContentTimeoutError,
+  contentPoolSettings,
   createContentProcessor,
+  defaultContentThreads,
   inlineContentProcessor,
   threadedContentProcessor,
   type ContentInput,
+  type ContentPoolSettings,
   type ContentProcessor,
 } from './content-pool.ts';
+export { contentFailure } from './content-failure.ts';
 export { lightDiagnostics } from './diagnostics.ts';

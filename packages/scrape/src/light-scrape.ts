@@ -1,6 +1,6 @@
-import { UnsupportedContentTypeError } from '@trawl/content';
 import type { LightFetchOutcome, LightFetchRequest } from '@trawl/engines';
-import type { ContentProcessor } from './content-pool.ts';
+import type { ContentProcessor } from './content-errors.ts';
+import { contentFailure } from './content-failure.ts';
 import { lightDiagnostics } from './diagnostics.ts';
 import type { ScrapeOutcome } from './outcome.ts';
 import { deliverable, failed, retryableStatus, type EngineAudit } from './page-build.ts';
@@ -50,20 +50,14 @@ export async function scrapeLight({ light, content }: ScrapeDeps, req: ScrapeReq
     });
   }
   try {
-    const normalized = await content.normalize({ body: r.body, contentType: r.contentType, url: r.finalUrl });
+    // The content step gets what is left of the request's deadline.
+    const normalized = await content.normalize({ body: r.body, contentType: r.contentType, url: r.finalUrl, deadline: req.deadline });
     const page = deliverable({ url: req.url, finalUrl: r.finalUrl, statusCode: r.statusCode, contentType: r.contentType, normalized, engine: 'light', audit, diagnostics });
     return { ok: true, page };
   } catch (err) {
-    if (!(err instanceof UnsupportedContentTypeError)) throw err;
-    return failed({
-      blockReason: 'unsupported_content_type',
-      retryable: false,
-      statusCode: r.statusCode,
-      detail: `content type ${mediaType(r.contentType)} cannot be converted to Markdown`,
-      retryAfterMs: null,
-      audit,
-      diagnostics,
-    });
+    const f = contentFailure(err, r.contentType);
+    if (!f) throw err;
+    return failed({ ...f, statusCode: r.statusCode, retryAfterMs: null, audit, diagnostics });
   }
 }
 
@@ -81,8 +75,4 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
   return Math.min(Math.max(ms, 0), 3_600_000);
 }
 
-/** Only the media type (never parameters, which a hostile server could fill with anything). */
-export function mediaType(contentType: string | null): string {
-  const t = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  return /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(t) ? t : 'unknown';
-}
+export { mediaType } from './media-type.ts';

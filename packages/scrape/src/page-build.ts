@@ -54,7 +54,10 @@ export function deliverable(input: {
       links: n.links,
     },
     audit: { ...input.audit, engine_winner: input.engine, quality_score: round(q.score), block_reason: null },
-    diagnostics: { ...input.diagnostics, content_quality: { score: round(q.score), confidence: q.confidence } },
+    diagnostics: {
+      ...input.diagnostics,
+      content_quality: { score: round(q.score), confidence: q.confidence, ...(n.limitsApplied.length > 0 ? { limits_applied: [...n.limitsApplied] } : {}) },
+    },
     artifacts: input.artifacts ?? [],
     quality: q,
   };

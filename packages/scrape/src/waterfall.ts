@@ -1,6 +1,6 @@
 import type { FallbackEvent } from '@trawl/contract';
 import { scrapeBrowser, type BrowserRenderer } from './browser-scrape.ts';
-import type { ContentProcessor } from './content-pool.ts';
+import type { ContentProcessor } from './content-errors.ts';
 import { scrapeLight, type LightFetcher, type ScrapeRequest } from './light-scrape.ts';
 import type { ScrapedPage, ScrapeOutcome } from './outcome.ts';
 
@@ -12,6 +12,9 @@ export interface WaterfallDeps {
 
 /** Why a delivered light page is worth a browser render, or null when it is good as it is. */
 export function browserReason(page: ScrapedPage): string | null {
+  // A page cut down by the structural limits is a huge or hostile document, not an app shell: the browser would
+  // be handed the same document, at many times the cost.
+  if (page.diagnostics.content_quality.limits_applied) return null;
   const s = page.quality.signals;
   if (s.script_only || s.empty_shell) return 'script_only';
   if (page.content.markdown.trim() === '') return 'empty_content';

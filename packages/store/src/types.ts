@@ -110,5 +110,7 @@ export interface Ledger {
 
 export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger {
   readonly kind: 'memory' | 'redis';
+  /** Resolves when the backend answers, rejects when it cannot be reached (health checks). Memory: always fine. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

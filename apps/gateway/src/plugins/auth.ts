@@ -15,14 +15,15 @@ declare module 'fastify' {
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 /** Authenticates every route that declares a scope, before its body is even parsed. */
-export function registerAuth(app: FastifyInstance, store: Store): void {
+export function registerAuth(app: FastifyInstance, store: Store, recoverKey?: (secret: string) => Promise<ApiKeyRecord | null>): void {
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
     const m = BEARER.exec(request.headers.authorization ?? '');
     if (!m) throw new ApiError('authentication_required', 'send Authorization: Bearer <API key>');
-    const key = await store.findApiKey(m[1]);
+    // A store that cannot be reached throws here: the caller gets 503, never a 401 for a key that may be fine.
+    const key = (await store.findApiKey(m[1])) ?? (await recoverKey?.(m[1])) ?? null;
     if (!key) throw new ApiError('authentication_required', 'the API key is unknown or revoked');
     if (!key.scopes.includes(scope)) {
       throw new ApiError('permission_denied', `this API key has no access to ${scope}`, { details: { scope } });

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStoreUnavailable } from '@trawl/redis';
 import { ApiError } from '../api-error.ts';
 import type { RouteMethods } from './framework-errors.ts';
+import { storeUnavailableError } from '../store-unavailable.ts';
 
 /** Fastify's own client-error codes that mean "the request body or its framing is wrong". */
 const INVALID_REQUEST_CODES = new Set([
@@ -31,6 +33,8 @@ function describe(err: FastifyError): string {
 /** Maps anything thrown during a request to the contract's error object. A caller's mistake is never a 500. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // Redis unreachable (restarting, network): a short outage the caller retries, not a fault (500) of ours.
+  if (isStoreUnavailable(err)) return storeUnavailableError();
   const fe = err as FastifyError & { validation?: unknown };
   if (fe && typeof fe === 'object') {
     if (typeof fe.code === 'string' && INVALID_REQUEST_CODES.has(fe.code)) {

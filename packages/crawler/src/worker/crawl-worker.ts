@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { BasicCrawler } from '@crawlee/basic';
 import { Configuration, log, LogLevel } from '@crawlee/core';
-import type { CrawlStore, ShardDirectory } from '@trawl/frontier';
+import { isStoreUnavailable, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
 import { BUDGET_BLOCK, reserveCrawlCredits } from '../crawl-service.ts';
 import { CrawlContexts } from './crawl-context.ts';
 import { finalizeCrawl } from './finalize.ts';
 import { FrontierRequestManager } from './frontier-request-manager.ts';
-import { runPageTask, type PageTaskDeps } from './page-task.ts';
+import { durable, runPageTask, type PageTaskDeps } from './page-task.ts';
 import { RobotsCache } from './robots.ts';
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './settings.ts';
 import { ShardKeeper } from './shard-keeper.ts';
@@ -49,11 +49,12 @@ export class CrawlWorker {
     this.settings = { ...DEFAULT_WORKER_SETTINGS, ...d.settings };
     const onError = d.onError ?? ((err: unknown) => process.stderr.write(`crawl worker: ${(err as Error).message}\n`));
     this.onError = onError;
-    this.manager = new FrontierRequestManager(d.crawls, this.settings);
+    this.manager = new FrontierRequestManager(d.crawls, this.settings, onError);
     const contexts = new CrawlContexts(d.crawls);
     const finalize = async (crawlId: string) => {
       const snap = await d.crawls.getCrawl(crawlId);
-      if (snap && (await finalizeCrawl({ ...d, retentionMs: this.settings.crawlRetentionMs }, snap))) contexts.forget(crawlId);
+      const deps = { ...d, retentionMs: this.settings.crawlRetentionMs, storeOutageMs: this.settings.storeOutageMs };
+      if (snap && (await finalizeCrawl(deps, snap))) contexts.forget(crawlId);
     };
     this.deps = {
       crawls: d.crawls,
@@ -111,8 +112,9 @@ export class CrawlWorker {
         maxRequestRetries: 0,
         useSessionPool: false,
         retryOnBlocked: false,
-        // A browser-rendered page may queue for a browser up to one fetch timeout before its own.
-        requestHandlerTimeoutSecs: Math.ceil((2 * this.settings.fetchTimeoutMs) / 1000) + 30,
+        // A browser-rendered page may queue for a browser up to one fetch timeout before its own, and its result
+        // may wait up to storeOutageMs for an unreachable store.
+        requestHandlerTimeoutSecs: Math.ceil((2 * this.settings.fetchTimeoutMs + this.settings.storeOutageMs) / 1000) + 30,
         statusMessageLoggingInterval: 86_400,
         autoscaledPoolOptions: { desiredConcurrency: this.settings.concurrency, maybeRunIntervalSecs: 0.02 },
         requestHandler: async ({ request }) => {
@@ -122,12 +124,18 @@ export class CrawlWorker {
             await runPageTask(this.deps, held.crawlId, held.lease);
           } catch (err) {
             onError(err);
+            // The store stayed unreachable past storeOutageMs: nothing more can be written now. The lease lapses
+            // and the page is crawled again, by whichever worker owns its host then.
+            if (isStoreUnavailable(err)) return;
             // An internal fault is retried like a transient failure, then given up on as failed.
-            if (held.lease.request.attempt + 1 < this.settings.maxAttempts) {
-              await d.crawls.requeue(held.crawlId, held.lease, 'internal');
-            } else {
-              await d.crawls.complete(held.crawlId, held.lease, { kind: 'failed', reason: 'internal_error' }, [], Date.now());
-            }
+            const { crawlId, lease } = held;
+            const last = lease.request.attempt + 1 >= this.settings.maxAttempts;
+            // Never rejects: Crawlee would log the failed request (with its URL) and count it as its own.
+            await durable<unknown>(this.deps, () =>
+              last
+                ? d.crawls.complete(crawlId, lease, { kind: 'failed', reason: 'internal_error' }, [], Date.now())
+                : d.crawls.requeue(crawlId, lease, 'internal'),
+            ).catch(onError);
           }
         },
       },
@@ -142,7 +150,8 @@ export class CrawlWorker {
 
   start(): void {
     this.keeper.start();
-    this.running = this.crawler.run();
+    // Crawlee's run only ends when stopped; should it fail, that is logged rather than left unhandled.
+    this.running = this.crawler.run().catch((err: unknown) => this.onError(err));
     // New crawls and hosts are announced: react at once rather than at the next heartbeat.
     this.unwatch = this.d.directory.watchWork(() => this.nudge()).catch((err: unknown) => {
       this.onError(err);

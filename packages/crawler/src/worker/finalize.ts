@@ -1,4 +1,4 @@
-import { TERMINAL_STATUSES, type CrawlSnapshot, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import { TERMINAL_STATUSES, whileStoreUnavailable, type CrawlSnapshot, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
 import type { Store } from '@trawl/store';
 
 export interface FinalizeDeps {
@@ -7,6 +7,8 @@ export interface FinalizeDeps {
   directory: ShardDirectory;
   /** How long the ended crawl stays readable before the store forgets it. */
   retentionMs: number;
+  /** How long the settlement waits for an unreachable store once it has begun (default 30 s). */
+  storeOutageMs?: number;
 }
 
 /**
@@ -18,6 +20,14 @@ export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Pr
   if (!TERMINAL_STATUSES.includes(snap.status)) return false;
   const { plan } = snap;
   if (!(await deps.crawls.markFinalized(plan.crawl_id))) return false;
+  // Marked: no other worker will settle it, so the rest rides out a short outage. Every step is idempotent
+  // (a charge is recorded once per run and reason), so a step repeated after a lost reply changes nothing.
+  await whileStoreUnavailable(() => settle(deps, snap), { maxMs: deps.storeOutageMs ?? 30_000, delayMs: 100, maxDelayMs: 1_000 });
+  return true;
+}
+
+async function settle(deps: FinalizeDeps, snap: CrawlSnapshot): Promise<void> {
+  const { plan } = snap;
   const at = new Date().toISOString();
   const delivered = snap.counters.completed;
   if (plan.billing_mode === 'shadow') {
@@ -38,5 +48,4 @@ export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Pr
   await deps.crawls.expireCrawl(plan.crawl_id, deps.retentionMs);
   // Leases still out (a worker may have died holding some) keep the crawl on the sweeper's list until they lapse.
   if (snap.counters.in_flight === 0) await deps.directory.removeActiveCrawl(plan.crawl_id);
-  return true;
 }

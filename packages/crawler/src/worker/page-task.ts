@@ -1,5 +1,5 @@
 import type { CrawlStore, FrontierRequest, Lease, PageResult } from '@trawl/frontier';
-import { hostOf, normalizeUrl } from '@trawl/frontier';
+import { hostOf, normalizeUrl, whileStoreUnavailable } from '@trawl/frontier';
 import {
   scrapeBrowser,
   scrapeLight,
@@ -83,9 +83,19 @@ function storedItem(page: ScrapedPage, req: FrontierRequest, now: number): Store
   };
 }
 
+/**
+ * Runs a store call the page depends on; while the store is unreachable (Redis restarting) it is tried again,
+ * with backoff, for up to `storeOutageMs`, then the error is thrown and the page's lease lapses (the page is
+ * crawled again). Only for calls that are safe to repeat: the result writes are keyed by the exact lease, so a
+ * repeat of one that did land (its reply was lost with the connection) finds the lease gone and records nothing.
+ */
+export function durable<T>(deps: Pick<PageTaskDeps, 'settings'>, op: () => Promise<T>): Promise<T> {
+  return whileStoreUnavailable(op, { maxMs: deps.settings.storeOutageMs, delayMs: 100, maxDelayMs: 1_000 });
+}
+
 /** Runs one leased page to its end: robots, retrieval, retry or result, link admission. Never throws for page outcomes. */
 export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Lease): Promise<void> {
-  const ctx = await deps.contexts.get(crawlId);
+  const ctx = await durable(deps, () => deps.contexts.get(crawlId));
   if (!ctx) return;
   const req = lease.request;
   if (deps.robots && !(await deps.robots.allowed(req.url))) {
@@ -110,10 +120,11 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
     const category = retryCategory(f);
     if (f.statusCode === 429 || f.statusCode === 503) {
       const wait = f.retryAfterMs ?? deps.settings.defaultBackoffMs * 2 ** req.attempt;
-      await deps.onHostBackoff(req.host, Date.now() + wait);
+      const until = Date.now() + wait;
+      await durable(deps, () => deps.onHostBackoff(req.host, until));
     }
     if (category && req.attempt + 1 < deps.settings.maxAttempts) {
-      await deps.crawls.requeue(crawlId, lease, category);
+      await durable(deps, () => deps.crawls.requeue(crawlId, lease, category));
       return;
     }
     const kind = RETRIEVAL_FAILURES.has(f.blockReason) ? 'failed' : 'blocked';
@@ -130,21 +141,26 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
 
 /** Records the page's result; true when the store accepted it (links were considered for admission). */
 async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[]): Promise<boolean> {
-  let r = await deps.crawls.complete(crawlId, lease, result, links, Date.now());
+  // The page was fetched at a cost: its result outlives a short outage of the store (see durable).
+  let r = await durable(deps, () => deps.crawls.complete(crawlId, lease, result, links, Date.now()));
   while (r.needBudget) {
+    // Not repeated on an outage: a reservation is not idempotent (a lost reply would reserve twice).
     if (!(await deps.topUpBudget(crawlId))) {
       // No credit left: the crawl ends; this page is dropped with the rest.
-      await deps.crawls.transition(crawlId, ['queued', 'running', 'paused'], 'budget_exhausted', Date.now(), {
-        code: 'budget_exhausted',
-        message: 'the team ran out of credit',
-      });
-      await deps.crawls.complete(crawlId, lease, result, [], Date.now());
+      await durable(deps, () =>
+        deps.crawls.transition(crawlId, ['queued', 'running', 'paused'], 'budget_exhausted', Date.now(), {
+          code: 'budget_exhausted',
+          message: 'the team ran out of credit',
+        }),
+      );
+      await durable(deps, () => deps.crawls.complete(crawlId, lease, result, [], Date.now()));
       deps.onFinished(crawlId);
       return false;
     }
-    r = await deps.crawls.complete(crawlId, lease, result, links, Date.now());
+    r = await durable(deps, () => deps.crawls.complete(crawlId, lease, result, links, Date.now()));
   }
-  if (r.newHosts.length > 0) await deps.onNewHosts(crawlId, r.newHosts);
+  const newHosts = r.newHosts;
+  if (newHosts.length > 0) await durable(deps, () => deps.onNewHosts(crawlId, newHosts));
   if (r.accepted && links.length > 0) deps.onLinksAdmitted(new Set(links.map((l) => l.host)));
   if (r.finished) deps.onFinished(crawlId);
   return r.accepted;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { LruMap } from '@trawl/contract';
-import type { ShardDirectory } from '@trawl/frontier';
+import { isStoreUnavailable, type ShardDirectory } from '@trawl/frontier';
 import type { LightFetcher } from '@trawl/scrape';
 
 export const ROBOTS_AGENT = 'TrawlBot';
@@ -53,14 +53,24 @@ export class RobotsCache {
 
   private async load(origin: string): Promise<Parsed | null> {
     const robotsUrl = `${origin}/robots.txt`;
-    let body = await this.directory.getRobots(origin);
+    // The directory is only a cache shared with other workers: while the store is unreachable, robots.txt is
+    // read from the origin itself (and kept here), rather than holding the page up.
+    let body = await this.directory.getRobots(origin).catch(whenStoreDown(undefined));
     if (body === undefined) {
       const r = await this.light.fetch({ url: robotsUrl, deadline: Date.now() + this.timeoutMs, maxBodyBytes: MAX_ROBOTS_BYTES });
       body = r.ok && r.statusCode >= 200 && r.statusCode < 300 ? r.body.toString('utf8') : null;
-      await this.directory.setRobots(origin, body, this.ttlMs);
+      await this.directory.setRobots(origin, body, this.ttlMs).catch(whenStoreDown(undefined));
     }
     const parsed = body === null ? null : robotsParser(robotsUrl, body);
     this.local.set(origin, { parsed, until: Date.now() + this.ttlMs });
     return parsed;
   }
+}
+
+/** A rejection handler: answers `fallback` when the store is unreachable, rethrows anything else. */
+function whenStoreDown<T>(fallback: T): (err: unknown) => T {
+  return (err) => {
+    if (isStoreUnavailable(err)) return fallback;
+    throw err;
+  };
 }

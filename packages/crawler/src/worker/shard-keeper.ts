@@ -39,6 +39,12 @@ export class ShardKeeper {
   private lastTickAt = 0;
   /** A heartbeat failed because the store was unreachable: repair what the outage may have cut short. */
   private storeWasDown = false;
+  /**
+   * No expired lease is reclaimed before this (ms). After an outage every lease looks expired (nobody could renew
+   * it), but its holder is usually alive with the page done and its result waiting to be written: reclaiming it
+   * at once would have that page crawled twice. One lease period is time enough for live holders to renew.
+   */
+  private reclaimAfter = 0;
 
   private loop = () => {
     this.lastTickAt = Date.now();
@@ -46,7 +52,12 @@ export class ShardKeeper {
       .then(() => this.afterOutage())
       .catch((err) => {
         // Never fatal: the next heartbeat tries again (node-redis reconnects meanwhile).
-        if (isStoreUnavailable(err)) this.storeWasDown = true;
+        if (isStoreUnavailable(err)) {
+          this.storeWasDown = true;
+          // Until the repair after the outage has run (it sets the grace): the first heartbeat that gets through
+          // must renew this worker's leases, not reclaim everyone's.
+          this.reclaimAfter = Number.POSITIVE_INFINITY;
+        }
         this.d.onError(err);
       })
       .finally(() => {
@@ -102,6 +113,7 @@ export class ShardKeeper {
       }
     }
     await directory.announceWork();
+    this.reclaimAfter = Date.now() + this.d.settings.leaseMs;
     this.storeWasDown = false;
   }
 
@@ -162,7 +174,7 @@ export class ShardKeeper {
         if (lost.length > 0) manager.forgetTokens(new Set(lost));
       }),
     );
-    await Promise.all([...active].map((crawlId) => crawls.reclaim(crawlId, Date.now(), 256)));
+    if (Date.now() >= this.reclaimAfter) await Promise.all([...active].map((crawlId) => crawls.reclaim(crawlId, Date.now(), 256)));
     // Pause and ends reach this worker within one heartbeat: leases it buffered for those crawls go back.
     const held = [...new Set([...active, ...manager.tokensByCrawl().keys()])];
     const statuses = await Promise.all(held.map((id) => crawls.statusOf(id)));

@@ -1,4 +1,4 @@
-import { loadScripts, type RedisConnection } from '@trawl/redis';
+import { closeConnection, loadScripts, type RedisConnection } from '@trawl/redis';
 import type { ShardDirectory } from '../types.ts';
 import { FrontierKeys } from './keys.ts';
 
@@ -97,8 +97,8 @@ export class RedisShardDirectory implements ShardDirectory {
     const channel = this.k.workChannel();
     await sub.subscribe(channel, () => onWork());
     return async () => {
-      await sub.unsubscribe(channel).catch(() => undefined);
-      await sub.quit().catch(() => undefined);
+      // Closing drops the subscription; QUIT would wait for ever while Redis is down, so the close is bounded.
+      await closeConnection(sub);
     };
   }
 }

@@ -1,3 +1,4 @@
+import { LruMap } from '@trawl/contract';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
 import type {
   ApiKeyRecord,
@@ -9,6 +10,20 @@ import type {
   StoredResponse,
   TeamRecord,
 } from '../types.ts';
+
+/**
+ * Idempotency keys remembered (each with its stored response). Callers choose the keys, so within the 24 h TTL
+ * they could grow without end; past the bound the least recently used key is forgotten, and a retry with it runs
+ * the request again.
+ */
+export const MAX_MEMORY_IDEMPOTENCY_KEYS = 10_000;
+/** Ledger entries kept per team (the newest; the admin API shows 50). Balances are kept whole, not derived. */
+export const MAX_MEMORY_LEDGER_ENTRIES = 1_000;
+/**
+ * (run, reason) pairs remembered to record each charge once. A run's charges come within seconds of each other,
+ * so only a repeat after this many later charges could be recorded twice.
+ */
+export const MAX_MEMORY_CHARGE_MARKS = 100_000;
 
 interface IdemEntry {
   fingerprint: string;
@@ -23,10 +38,10 @@ export class MemoryStore implements Store {
   private keys = new Map<string, ApiKeyRecord & { hash: string }>();
   private runs = new Map<string, string>();
   private artifacts = new Map<string, { meta: ArtifactMeta; body: Buffer | null }>();
-  private idem = new Map<string, IdemEntry>();
+  private idem = new LruMap<string, IdemEntry>(MAX_MEMORY_IDEMPOTENCY_KEYS);
   private balances = new Map<string, number>();
   private ledger = new Map<string, LedgerEntry[]>();
-  private charged = new Set<string>();
+  private charged = new LruMap<string, true>(MAX_MEMORY_CHARGE_MARKS);
   private sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -125,10 +140,12 @@ export class MemoryStore implements Store {
     const once = `${entry.run_id}\n${entry.reason}`;
     if (this.charged.has(once)) return { ok: true, balance };
     if (enforce && balance < entry.units) return { ok: false, balance };
-    this.charged.add(once);
+    this.charged.set(once, true);
     this.balances.set(entry.team_id, balance - entry.units);
     const list = this.ledger.get(entry.team_id) ?? [];
     list.push({ ...entry });
+    // Every page run adds entries: the oldest go, or a long-running embedded gateway grows for ever.
+    if (list.length > MAX_MEMORY_LEDGER_ENTRIES) list.splice(0, list.length - MAX_MEMORY_LEDGER_ENTRIES);
     this.ledger.set(entry.team_id, list);
     return { ok: true, balance: balance - entry.units };
   }
@@ -144,13 +161,17 @@ export class MemoryStore implements Store {
     return (this.ledger.get(teamId) ?? []).slice(-limit).reverse();
   }
 
+  async ping() {
+    // The state lives in this process: nothing to reach.
+  }
+
   async close() {
     clearInterval(this.sweeper);
   }
 
   private sweep() {
     const now = this.now();
-    for (const [k, e] of this.idem) if (e.expires <= now) this.idem.delete(k);
+    for (const [k, e] of [...this.idem.entries()]) if (e.expires <= now) this.idem.delete(k);
     for (const a of this.artifacts.values()) {
       if (a.meta.expires_at !== null && Date.parse(a.meta.expires_at) <= now) a.body = null;
     }

@@ -175,6 +175,11 @@ export class RedisStore implements Store {
     return list.map((s) => JSON.parse(s) as LedgerEntry).reverse();
   }
 
+  async ping() {
+    // Fails at once while disconnected (no offline queue); a Redis that hangs is bounded by the caller's timeout.
+    await this.redis.ping();
+  }
+
   async close() {
     // The connection belongs to whoever opened it.
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isStoreUnavailable, whileStoreUnavailable } from '@trawl/redis';
 import type { TrendsGrain, TrendsResult } from '@trawl/contract';
 import { grainKey } from '../grain-key.ts';
 import type { TrendsJobStore, TrendsLease } from '../jobs/types.ts';
@@ -18,6 +19,11 @@ export interface TrendsRunnerSettings {
   cacheTtlMs: number;
   /** How often an idle runner looks for work (cluster mode: jobs come from other processes). */
   pollMs: number;
+  /**
+   * How long a result fetched from Google waits for an unreachable store before it is given up (the job's lease
+   * then lapses and the job runs again). Default 30 s.
+   */
+  storeOutageMs?: number;
 }
 
 export interface TrendsRunnerDeps {
@@ -123,16 +129,35 @@ export class TrendsRunner {
     const key = grainKey(request);
     const stored = s.cacheTtlMs > 0 ? await jobs.cachedResult(team, key, this.now()) : null;
     if (stored) {
-      await jobs.complete(lease, stored, true, this.now());
+      await this.durable(() => jobs.complete(lease, stored, true, this.now()), signal);
       return;
     }
     const result = await this.d.client.relatedQueries(request, signal);
-    if (s.cacheTtlMs > 0) await jobs.cacheResult(team, key, result, this.now(), s.cacheTtlMs);
-    await jobs.complete(lease, result, false, this.now());
+    // The cache only saves a later request: an outage must not cost the result itself.
+    if (s.cacheTtlMs > 0) {
+      await jobs.cacheResult(team, key, result, this.now(), s.cacheTtlMs).catch((err: unknown) => {
+        if (!isStoreUnavailable(err)) throw err;
+      });
+    }
+    await this.durable(() => jobs.complete(lease, result, false, this.now()), signal);
+  }
+
+  /**
+   * A result costs a request to Google: its write rides out a short store outage. Settling is keyed by the
+   * lease (owner and attempt), so a repeat of a write that did land (its reply lost) records nothing twice.
+   * Stopping the runner (or losing the lease) ends the wait at the next attempt.
+   */
+  private durable<T>(op: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    return whileStoreUnavailable(op, { maxMs: this.d.settings.storeOutageMs ?? 30_000, delayMs: 100, maxDelayMs: 1_000, signal });
   }
 
   private async settleFailure(lease: TrendsLease, signal: AbortSignal, err: unknown): Promise<void> {
     const { jobs, limiter, settings: s } = this.d;
+    if (isStoreUnavailable(err)) {
+      // Nothing can be written now: the lease lapses and the job is claimed again once the store is back.
+      this.onError(err);
+      return;
+    }
     if (signal.aborted) {
       // Lease lost: the job is someone else's now. Stopping: hand it back for another runner to take at once.
       if ((signal.reason as StopReason) === 'stopping') await jobs.retry(lease, this.now(), this.now());

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_MEMORY_IDEMPOTENCY_KEYS, MAX_MEMORY_LEDGER_ENTRIES, MemoryStore } from '../src/index.ts';
+
+/** Embedded mode keeps state in maps: those a caller can grow by sending requests are bounded. */
+describe('memory store bounds', () => {
+  it('remembers at most MAX_MEMORY_IDEMPOTENCY_KEYS keys, forgetting the least recently used first', async () => {
+    const store = new MemoryStore();
+    const response = { status: 200, body: '{}' };
+    for (let i = 0; i <= MAX_MEMORY_IDEMPOTENCY_KEYS; i++) {
+      await store.beginIdempotent(`k${i}`, 'f', 60);
+      await store.completeIdempotent(`k${i}`, 'f', response, 60);
+    }
+    // The newest keys still replay; the very first was forgotten, so it starts afresh.
+    expect((await store.beginIdempotent(`k${MAX_MEMORY_IDEMPOTENCY_KEYS}`, 'f', 60)).state).toBe('replay');
+    expect((await store.beginIdempotent('k1', 'f', 60)).state).toBe('replay');
+    expect((await store.beginIdempotent('k0', 'f', 60)).state).toBe('started');
+    await store.close();
+  });
+
+  it('keeps the newest MAX_MEMORY_LEDGER_ENTRIES ledger entries per team and the whole balance', async () => {
+    const store = new MemoryStore();
+    const n = MAX_MEMORY_LEDGER_ENTRIES + 50;
+    for (let i = 0; i < n; i++) {
+      await store.charge({ team_id: 'team_a', run_id: `run_${i}`, units: 1, reason: 'reserve', at: new Date().toISOString() }, false);
+    }
+    const entries = await store.entries('team_a', n);
+    expect(entries).toHaveLength(MAX_MEMORY_LEDGER_ENTRIES);
+    expect(entries[0].run_id).toBe(`run_${n - 1}`);
+    expect(await store.balance('team_a')).toBe(-n);
+    // A repeated (run, reason) is still recorded once.
+    await store.charge({ team_id: 'team_a', run_id: `run_${n - 1}`, units: 1, reason: 'reserve', at: new Date().toISOString() }, false);
+    expect(await store.balance('team_a')).toBe(-n);
+    await store.close();
+  });
+});
