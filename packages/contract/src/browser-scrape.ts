@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HttpUrl } from './common.ts';
 import { BrowserControls } from './crawl.ts';
 
-/** POST /v1/browser-scrape: one URL rendered in the browser engine (DESIGN.md, browser scrape). */
+/** POST /v1/browser-scrape: one URL rendered in the browser engine (README.md, "Browser scrape"). */
 export const BrowserScrapeRequest = z
   .strictObject({
     url: HttpUrl,

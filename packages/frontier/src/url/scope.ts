@@ -13,7 +13,7 @@ export interface ScopeRule {
 }
 
 /**
- * Compiles the scope of one seed (DESIGN.md "Scope"). The seed is normalized again (cheap, once per seed) so a raw
+ * Compiles the scope of one seed (README.md, "Crawl": the `scope` field). The seed is normalized again (cheap, once per seed) so a raw
  * seed such as `HTTP://Site.TEST.:80` compiles the same rule as its normalized form.
  * - same_hostname: the seed's exact hostname, any scheme and port.
  * - same_domain: hosts with the seed's registrable domain (see registrable-domain.ts), any scheme and port. A seed

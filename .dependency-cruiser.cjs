@@ -1,0 +1,61 @@
+// Package boundaries, checked by `npm run lint:deps` (part of `npm test`). Layers, bottom-up: a package imports
+// only packages of a lower rank, only through their public src/index.ts, and never an app. docs/architecture.md
+// explains the layers; a new package gets a rank here.
+const RANKS = {
+  contract: 0, config: 0, net: 0, redis: 0,
+  content: 1, engines: 1, store: 1, frontier: 1,
+  browser: 2,
+  scrape: 3,
+  runs: 4, trends: 4,
+  crawler: 5,
+  runtime: 6,
+};
+const names = (pred) => Object.keys(RANKS).filter(pred).join('|');
+
+const layerRules = Object.entries(RANKS).map(([pkg, rank]) => {
+  const notBelow = names((other) => other !== pkg && RANKS[other] >= rank);
+  return {
+    name: `layer-${pkg}`,
+    comment: `${pkg} (rank ${rank}) may import only packages of a lower rank`,
+    severity: 'error',
+    from: { path: `^packages/${pkg}/` },
+    to: { path: `^packages/(${notBelow})/` },
+  };
+});
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-app-from-packages',
+      comment: 'packages never import an app',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'public-index-only',
+      comment: "another package is used through its src/index.ts, never its internals",
+      severity: 'error',
+      from: { path: '^(packages|apps)/([^/]+)/src/' },
+      to: { path: '^packages/[^/]+/src/', pathNot: ['^packages/$2/', '^packages/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'no-package-cycles',
+      comment: 'no import cycle that crosses packages',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { circular: true, path: '^packages/', pathNot: '^packages/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['node_modules', '\\.d\\.ts$'] },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'], extensions: ['.ts', '.mjs', '.js'] },
+    combinedDependencies: true,
+    // TypeScript 7 has no JS API for dependency-cruiser to parse with; swc parses TS as written.
+    parser: 'swc',
+  },
+};
