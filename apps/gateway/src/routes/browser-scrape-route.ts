@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BrowserScrapeRequest, PageRunResponse, type ErrorCode } from '@trawl/contract';
 import { scrapeBrowser } from '@trawl/scrape';
 import type { GatewayContext } from '../context.ts';
@@ -18,7 +19,9 @@ const BROWSER_SCRAPE_ERRORS: ErrorCode[] = [
 
 /** POST /v1/browser-scrape: one URL rendered in Chromium with the browser controls (run type browser_scrape). */
 export function browserScrapeRoutes(ctx: GatewayContext) {
-  return async function (app: FastifyInstance) {
+  return async function (plain: FastifyInstance) {
+    // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     const idem = pageRunIdempotency(ctx);
     app.post(
       '/v1/browser-scrape',
@@ -36,7 +39,7 @@ export function browserScrapeRoutes(ctx: GatewayContext) {
       },
       async (request, reply) =>
         withIdempotency(request, reply, idem, () => {
-          const body = request.body as BrowserScrapeRequest;
+          const body = request.body;
           return runPageCreation(ctx, request, 'browser_scrape', () =>
             scrapeBrowser(ctx, {
               url: body.url,

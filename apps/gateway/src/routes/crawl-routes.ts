@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, type ErrorCode } from '@trawl/contract';
 import { createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
@@ -22,7 +23,9 @@ export function crawlRoutes(ctx: GatewayContext) {
   const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'];
 
-  return async function (app: FastifyInstance) {
+  return async function (plain: FastifyInstance) {
+    // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/v1/crawl',
       {
@@ -38,7 +41,7 @@ export function crawlRoutes(ctx: GatewayContext) {
         },
       },
       async (request, reply) => {
-        const body = request.body as CrawlRequest;
+        const body = request.body;
         for (const field of NOT_YET) {
           if (body[field] !== undefined) {
             throw new ApiError('unsupported_feature', `${field} is not supported on crawls by this server yet`, {
@@ -79,7 +82,7 @@ export function crawlRoutes(ctx: GatewayContext) {
         },
       },
       async (request) => {
-        const { crawl_id } = request.params as z.infer<typeof CrawlParams>;
+        const { crawl_id } = request.params;
         const crawl = await getCrawlJob(ctx.crawl, teamOf(request), crawl_id);
         if (!crawl) throw notFound(crawl_id);
         return { crawl };
@@ -101,8 +104,8 @@ export function crawlRoutes(ctx: GatewayContext) {
         },
       },
       async (request) => {
-        const { crawl_id } = request.params as z.infer<typeof CrawlParams>;
-        const { cursor, limit } = request.query as z.infer<typeof ItemsQuery>;
+        const { crawl_id } = request.params;
+        const { cursor, limit } = request.query;
         const r = await listItems(ctx.crawl, teamOf(request), crawl_id, cursor, limit);
         if (r.ok) return r.page;
         if (r.reason === 'bad_cursor') {
@@ -127,7 +130,7 @@ export function crawlRoutes(ctx: GatewayContext) {
           },
         },
         async (request) => {
-          const { crawl_id } = request.params as z.infer<typeof CrawlParams>;
+          const { crawl_id } = request.params;
           const r = await setCrawlPaused(ctx.crawl, teamOf(request), crawl_id, action === 'pause');
           if (r === null) throw notFound(crawl_id);
           if (r === false) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FetchRequest, PageRunResponse, type ErrorCode } from '@trawl/contract';
 import { scrapeWaterfall } from '@trawl/scrape';
 import type { GatewayContext } from '../context.ts';
@@ -17,7 +18,9 @@ const FETCH_ERRORS: ErrorCode[] = [
 ];
 
 export function fetchRoutes(ctx: GatewayContext) {
-  return async function (app: FastifyInstance) {
+  return async function (plain: FastifyInstance) {
+    // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     const idem = pageRunIdempotency(ctx);
     app.post(
       '/v1/fetch',
@@ -36,7 +39,7 @@ export function fetchRoutes(ctx: GatewayContext) {
       async (request, reply) =>
         withIdempotency(request, reply, idem, () =>
           runPageCreation(ctx, request, 'fetch', () =>
-            scrapeWaterfall(ctx, { url: (request.body as FetchRequest).url, deadline: ctx.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS }),
+            scrapeWaterfall(ctx, { url: request.body.url, deadline: ctx.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS }),
           ),
         ),
     );

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RunResponse } from '@trawl/contract';
 import { crawlPageArtifact, getCrawlJob, parsePageRunId } from '@trawl/crawler';
@@ -36,7 +37,9 @@ export function runRoutes(ctx: GatewayContext) {
     };
   }
 
-  return async function (app: FastifyInstance) {
+  return async function (plain: FastifyInstance) {
+    // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     app.get(
       '/v1/runs/:run_id',
       {
@@ -51,7 +54,7 @@ export function runRoutes(ctx: GatewayContext) {
         },
       },
       async (request) => {
-        const { run_id } = request.params as z.infer<typeof RunParams>;
+        const { run_id } = request.params;
         const record = await ownRun(request, run_id);
         if (!record) throw new ApiError('run_not_found', 'no such run', { details: { run_id } });
         return { run: await liveRun(request, record) };
@@ -76,8 +79,8 @@ export function runRoutes(ctx: GatewayContext) {
         },
       },
       async (request, reply) => {
-        const { run_id, key } = request.params as z.infer<typeof ArtifactParams>;
-        const { crawl_id } = request.query as z.infer<typeof ArtifactQuery>;
+        const { run_id, key } = request.params;
+        const { crawl_id } = request.query;
         const notFound = () => new ApiError('artifact_not_found', 'no such artifact', { details: { run_id, key } });
         if (parsePageRunId(run_id)) {
           // A crawl page: no run of its own; served from the crawl's item, to the crawl's team, via its crawl_id.

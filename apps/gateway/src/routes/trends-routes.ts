@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TrendsGrain, TrendsJobResponse, type ErrorCode } from '@trawl/contract';
 import { jobView } from '@trawl/trends';
@@ -15,7 +16,9 @@ export function trendsRoutes(ctx: GatewayContext) {
   const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: 60 };
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'job_not_found'];
 
-  return async function (app: FastifyInstance) {
+  return async function (plain: FastifyInstance) {
+    // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/v1/search-trends/related-queries',
       {
@@ -32,7 +35,7 @@ export function trendsRoutes(ctx: GatewayContext) {
       },
       async (request, reply) =>
         withIdempotency(request, reply, idem, async () => {
-          const job = await ctx.trends.create({ team_id: teamOf(request), request: request.body as TrendsGrain }, ctx.now());
+          const job = await ctx.trends.create({ team_id: teamOf(request), request: request.body }, ctx.now());
           ctx.onTrendsJobCreated();
           return { status: 202, body: { job: jobView(job) }, replayable: true };
         }),
@@ -52,7 +55,7 @@ export function trendsRoutes(ctx: GatewayContext) {
         },
       },
       async (request) => {
-        const { job_id } = request.params as z.infer<typeof JobParams>;
+        const { job_id } = request.params;
         const job = await ctx.trends.get(job_id);
         // Another team's job is indistinguishable from a missing one.
         if (!job || job.team_id !== teamOf(request)) throw new ApiError('job_not_found', 'no such job', { details: { job_id } });
