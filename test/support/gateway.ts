@@ -22,6 +22,7 @@ export async function startTestGateway(env: Record<string, string> = {}, now?: (
     TRAWL_ALLOW_PRIVATE: '127.0.0.1/32',
     TRAWL_HOST_RESOLVER_RULES: 'MAP *.test 127.0.0.1',
     LOG_LEVEL: 'info',
+    TRAWL_CHECK_RESPONSES: 'true',
     ...env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -7,6 +7,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling, sendApiError } from './plugins/errors.ts';
 import { clientErrorHandler, frameworkErrorOf, RouteMethods } from './plugins/framework-errors.ts';
 import { genRequestId } from './plugins/request-id.ts';
+import { checkingSerializer, plainSerializer } from './response-check.ts';
 import { zodValidatorCompiler } from './validation.ts';
 import { docsRoutes } from './routes/docs-route.ts';
 import { fetchRoutes } from './routes/fetch-route.ts';
@@ -59,8 +60,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   // JSON only: fastify's built-in text/plain parser would hand a string to the body schema.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(zodValidatorCompiler);
-  // Responses are built from contract types; tests parse them with the contract's schemas.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(ctx.config.TRAWL_CHECK_RESPONSES ? checkingSerializer : plainSerializer);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -54,6 +54,8 @@ export const EnvSchema = z.object({
   /** Unset: the artifact retention plus the 7-day grace in which expired artifacts still answer 410. */
   TRAWL_CRAWL_RETENTION_S: z.coerce.number().int().min(1).max(10 * 365 * 86400).optional(),
   TRAWL_ROBOTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Check every response against its documented schema before sending it (tests, development; costs CPU). */
+  TRAWL_CHECK_RESPONSES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   TRAWL_TRENDS_RPM: intFrom(1, 6000, 30),
   TRAWL_TRENDS_RATE_WINDOW_MS: intFrom(100, 3_600_000, 60_000),
   TRAWL_TRENDS_CACHE_S: intFrom(0, 30 * 86400, 3600),
