@@ -26,6 +26,29 @@ export interface IdempotencyOptions {
   leaseS: number;
 }
 
+/** The creations that take an `Idempotency-Key`. */
+export type CreationKind = 'fetch' | 'browser_scrape' | 'crawl' | 'trends';
+
+/**
+ * How long a claim holds while the first request runs, per creation kind: a page run may scrape for the whole
+ * request deadline; creating a crawl or a trends job only writes to the store. A minute of slack either way.
+ */
+const CLAIM_SECONDS = {
+  fetch: (fetchTimeoutMs) => Math.ceil(fetchTimeoutMs / 1000) + 60,
+  browser_scrape: (fetchTimeoutMs) => Math.ceil(fetchTimeoutMs / 1000) + 60,
+  crawl: () => 60,
+  trends: () => 60,
+} satisfies Record<CreationKind, (fetchTimeoutMs: number) => number>;
+
+/** The idempotency options of one creation kind: the one place their claim and retention are set. */
+export function idempotencyFor(
+  store: Store,
+  config: { TRAWL_IDEMPOTENCY_TTL_S: number; TRAWL_FETCH_TIMEOUT_MS: number },
+  kind: CreationKind,
+): IdempotencyOptions {
+  return { store, ttlS: config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: CLAIM_SECONDS[kind](config.TRAWL_FETCH_TIMEOUT_MS) };
+}
+
 /** What a creation handler produces: the response and whether replaying it later is right. */
 export interface CreationResult {
   status: number;

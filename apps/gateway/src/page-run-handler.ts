@@ -3,14 +3,9 @@ import { deliverPage, failPageRun, startPageRun } from '@trawl/runs';
 import type { ScrapeOutcome } from '@trawl/scrape';
 import { ApiError } from './api-error.ts';
 import type { GatewayContext } from './context.ts';
-import type { CreationResult, IdempotencyOptions } from './idempotency.ts';
+import type { CreationResult } from './idempotency.ts';
 import { pageFailureError } from './page-failure.ts';
 import { teamOf } from './plugins/auth.ts';
-
-/** Idempotency for synchronous page runs: a claim holds while the first request may still be scraping. */
-export function pageRunIdempotency(ctx: GatewayContext): IdempotencyOptions {
-  return { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: Math.ceil(ctx.config.TRAWL_FETCH_TIMEOUT_MS / 1000) + 60 };
-}
 
 /**
  * One synchronous page run (Fetch, Browser scrape): reserve the credit and open the run, scrape, then deliver

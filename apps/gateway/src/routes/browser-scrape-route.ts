@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BrowserScrapeRequest, PageRunResponse, type ErrorCode } from '@trawl/contract';
 import { scrapeBrowser } from '@trawl/scrape';
 import type { GatewayContext } from '../context.ts';
-import { withIdempotency } from '../idempotency.ts';
-import { pageRunIdempotency, runPageCreation } from '../page-run-handler.ts';
+import { idempotencyFor, withIdempotency } from '../idempotency.ts';
+import { runPageCreation } from '../page-run-handler.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
 const BROWSER_SCRAPE_ERRORS: ErrorCode[] = [
@@ -22,7 +22,7 @@ export function browserScrapeRoutes(ctx: GatewayContext) {
   return async function (plain: FastifyInstance) {
     // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    const idem = pageRunIdempotency(ctx);
+    const idem = idempotencyFor(ctx.store, ctx.config, 'browser_scrape');
     app.post(
       '/v1/browser-scrape',
       {

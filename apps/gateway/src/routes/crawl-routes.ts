@@ -5,7 +5,7 @@ import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, type 
 import { createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
 import { ApiError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
-import { withIdempotency } from '../idempotency.ts';
+import { idempotencyFor, withIdempotency } from '../idempotency.ts';
 import { teamOf } from '../plugins/auth.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
@@ -19,7 +19,7 @@ const ItemsQuery = z.strictObject({
 const NOT_YET: (keyof CrawlRequest)[] = ['extraction'];
 
 export function crawlRoutes(ctx: GatewayContext) {
-  const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: 60 };
+  const idem = idempotencyFor(ctx.store, ctx.config, 'crawl');
   const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'];
 

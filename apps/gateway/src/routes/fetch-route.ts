@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FetchRequest, PageRunResponse, type ErrorCode } from '@trawl/contract';
 import { scrapeWaterfall } from '@trawl/scrape';
 import type { GatewayContext } from '../context.ts';
-import { withIdempotency } from '../idempotency.ts';
-import { pageRunIdempotency, runPageCreation } from '../page-run-handler.ts';
+import { idempotencyFor, withIdempotency } from '../idempotency.ts';
+import { runPageCreation } from '../page-run-handler.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
 const FETCH_ERRORS: ErrorCode[] = [
@@ -21,7 +21,7 @@ export function fetchRoutes(ctx: GatewayContext) {
   return async function (plain: FastifyInstance) {
     // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    const idem = pageRunIdempotency(ctx);
+    const idem = idempotencyFor(ctx.store, ctx.config, 'fetch');
     app.post(
       '/v1/fetch',
       {

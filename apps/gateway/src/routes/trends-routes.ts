@@ -5,7 +5,7 @@ import { TrendsGrain, TrendsJobResponse, type ErrorCode } from '@trawl/contract'
 import { jobView } from '@trawl/trends';
 import { ApiError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
-import { withIdempotency } from '../idempotency.ts';
+import { idempotencyFor, withIdempotency } from '../idempotency.ts';
 import { teamOf } from '../plugins/auth.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
@@ -13,7 +13,7 @@ const JobParams = z.strictObject({ job_id: z.string().min(1).max(200) });
 
 /** Search-trends Related Queries: a grain in, a durable job out; the job is read back by polling. */
 export function trendsRoutes(ctx: GatewayContext) {
-  const idem = { store: ctx.store, ttlS: ctx.config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: 60 };
+  const idem = idempotencyFor(ctx.store, ctx.config, 'trends');
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'job_not_found'];
 
   return async function (plain: FastifyInstance) {
