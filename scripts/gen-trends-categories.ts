@@ -1,5 +1,5 @@
 // Regenerates packages/contract/src/trends-categories.ts from the recorded Google Trends category tree
-// (test/fixtures/google-trends/categories.json, a copy of shared/fixtures/google-trends). The contract depends on nothing but
+// (apps/trends-simulator/recordings/categories.json, a copy of shared/fixtures/google-trends). The contract depends on nothing but
 // zod, so it cannot read the JSON at run time; this script freezes its ids into a committed module instead.
 // Usage: node --import tsx scripts/gen-trends-categories.ts [path/to/categories.json]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ interface CategoryNode {
   children?: CategoryNode[];
 }
 
-export const DEFAULT_CATEGORIES_JSON = new URL('../test/fixtures/google-trends/categories.json', import.meta.url);
+export const DEFAULT_CATEGORIES_JSON = new URL('../apps/trends-simulator/recordings/categories.json', import.meta.url);
 const OUT = new URL('../packages/contract/src/trends-categories.ts', import.meta.url);
 
 /** Every id of the tree, ascending, each once (a category may sit under several parents). */

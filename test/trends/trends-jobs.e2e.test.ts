@@ -36,7 +36,7 @@ const run = async (body: unknown) => waitForTrendsJob(gw, (await createTrendsJob
 
 /** The recorded relatedsearches lists, mapped to the public item shape independently of the code under test. */
 function recordedItems(): { top: unknown[]; rising: unknown[] } {
-  const text = readFileSync(new URL('../fixtures/google-trends/relatedsearches_pizza_2021.raw', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('../../apps/trends-simulator/recordings/relatedsearches_pizza_2021.raw', import.meta.url), 'utf8');
   const lists = JSON.parse(text.slice(text.indexOf('\n') + 1)).default.rankedList;
   const items = (l: { rankedKeyword: Record<string, any>[] }) =>
     l.rankedKeyword.map((k) => ({

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 /**
- * The recorded Google Trends answers (test/fixtures/google-trends, a copy of shared/fixtures/google-trends) and what the
+ * The recorded Google Trends answers (apps/trends-simulator/recordings, a copy of shared/fixtures/google-trends) and what the
  * simulator derives from them: which widget token unlocks which recorded relatedsearches answer, and for which
  * widget request. Bodies are served byte for byte as recorded.
  */
-export const DEFAULT_FIXTURES_DIR = new URL('../../../test/fixtures/google-trends/', import.meta.url);
+export const DEFAULT_FIXTURES_DIR = new URL('../recordings/', import.meta.url);
 
 export interface RelatedRecording {
   /** The RELATED_QUERIES widget's `request`, which relatedsearches must send back as `req`. */

@@ -29,7 +29,7 @@ export interface SimCall {
 export interface TrendsSimulatorOptions {
   port?: number;
   host?: string;
-  /** Directory of the recordings; default test/fixtures/google-trends of this repository. */
+  /** Directory of the recordings; default apps/trends-simulator/recordings. */
   fixturesDir?: URL | string;
 }
 

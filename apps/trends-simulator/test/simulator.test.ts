@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTrendsSimulator, type TrendsSimulator } from '../src/simulator.ts';
 
-const FIXTURES = new URL('../../../test/fixtures/google-trends/', import.meta.url);
+const FIXTURES = new URL('../recordings/', import.meta.url);
 const recording = (name: string) => readFileSync(new URL(name, FIXTURES));
 const recordedJson = (name: string) => {
   const t = recording(name).toString('utf8');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
-/** The recorded Google Trends answers (test/fixtures/google-trends, a copy of shared/fixtures/google-trends). */
-export const FIXTURES = new URL('../../../test/fixtures/google-trends/', import.meta.url);
+/** The recorded Google Trends answers (apps/trends-simulator/recordings, a copy of shared/fixtures/google-trends). */
+export const FIXTURES = new URL('../../../apps/trends-simulator/recordings/', import.meta.url);
 export const recording = (name: string) => readFileSync(new URL(name, FIXTURES));
 
 /** The recorded JSON of an answer, read independently of the code under test: everything after the first line. */
