@@ -3,10 +3,17 @@ import { PageRunResponse, PublicErrorResponse } from '@trawl/contract';
 import type { TestGateway } from '../support/gateway.ts';
 import { ORDINARY_MARKER, type HostileSite } from '../support/hostile-site.ts';
 
+/**
+ * The longest an ordinary Fetch may take while hostile pages are in flight. Before the content deadlines one waited
+ * 50 s behind a deep page; on a loaded 2-core machine a healthy one takes up to ~4 s. How fast they stay is measured
+ * by bench/hostile-load.bench.ts, not here.
+ */
+export const ORDINARY_BOUND_MS = 10_000;
+
 /** The deadline the hostile suites give the gateway: long enough for real work, short enough to wait out. */
 export const DEADLINE_MS = 10_000;
-/** How late past the deadline an answer may come (scheduling on two shared cores, the response itself). */
-export const GRACE_MS = 3000;
+/** How late past the deadline an answer may come (scheduling on two loaded shared cores, the response itself). */
+export const GRACE_MS = 5000;
 
 export interface Answer {
   path: string;

@@ -1,4 +1,4 @@
-import type { BrowserControls, Diagnostics } from '@trawl/contract';
+import type { BlockReason, BrowserControls, Diagnostics } from '@trawl/contract';
 import type { HostResolverRules, SsrfGuard } from '@trawl/net';
 
 export interface BrowserPoolOptions {
@@ -80,15 +80,11 @@ export interface ControlsReport {
   iframes_inlined?: number;
 }
 
-export type RenderBlockReason =
-  | 'browser_capacity_full'
-  | 'blocked_target'
-  | 'timeout'
-  | 'network_error'
-  | 'redirect_limit'
-  | 'out_of_scope_redirect'
-  | 'body_size_limit'
-  | 'render_failed';
+/** The block reasons a render can end with: contract names, so a render failure is a page's block reason as is. */
+export type RenderBlockReason = Extract<
+  BlockReason,
+  'browser_capacity_full' | 'blocked_target' | 'timeout' | 'network_error' | 'redirect_limit' | 'out_of_scope_redirect' | 'body_size_limit' | 'render_failed'
+>;
 
 /** Requests the page made, and how many of them the SSRF guard refused (subresources included). */
 export interface RequestCounts {

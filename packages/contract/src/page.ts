@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLOCK_REASON_NAMES } from './block-reasons.ts';
 import { RunStatus, Timestamp } from './common.ts';
 
 export const RUN_TYPES = ['fetch', 'browser_scrape', 'crawl'] as const;
@@ -27,21 +28,8 @@ export const Artifact = z
   .meta({ id: 'Artifact' });
 export type Artifact = z.infer<typeof Artifact>;
 
-/** Block reasons defined by the contract, plus ours (documented in the README). */
-export const BLOCK_REASONS = [
-  'browser_capacity_full',
-  'body_size_limit',
-  'redirect_limit',
-  'blocked_target',
-  'unsupported_content_type',
-  'http_error',
-  'network_error',
-  'timeout',
-  'robots_disallowed',
-  'out_of_scope_redirect',
-  'render_failed',
-] as const;
-export const BlockReason = z.enum(BLOCK_REASONS);
+/** Block reasons defined by the contract, plus ours (documented in the README); the table is block-reasons.ts. */
+export const BlockReason = z.enum(BLOCK_REASON_NAMES);
 export type BlockReason = z.infer<typeof BlockReason>;
 
 export const FallbackEvent = z

@@ -1,4 +1,4 @@
-export { buildPlan, PlanError } from './plan.ts';
+export { buildPlan, PlanError } from './api/plan.ts';
 export {
   createCrawl,
   getCrawlJob,
@@ -9,8 +9,8 @@ export {
   BUDGET_BLOCK,
   type CrawlServices,
   type CreateCrawlResult,
-} from './crawl-service.ts';
-export { crawlJobView, itemView, type StoredItem } from './views.ts';
-export { parsePageRunId, pageRunId, itemId, encodeCursor, decodeCursor } from './ids.ts';
+} from './api/crawl-service.ts';
+export { crawlJobView, itemView, type StoredItem } from './api/views.ts';
+export { parsePageRunId, pageRunId, itemId, encodeCursor, decodeCursor } from './api/ids.ts';
 export { CrawlWorker, type CrawlWorkerDeps } from './worker/crawl-worker.ts';
 export { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './worker/settings.ts';

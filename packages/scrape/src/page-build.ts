@@ -1,4 +1,4 @@
-import type { Audit, Diagnostics } from '@trawl/contract';
+import { retryableHttpStatus, type Audit, type Diagnostics } from '@trawl/contract';
 import type { NormalizedContent } from '@trawl/content';
 import { round } from './diagnostics.ts';
 import type { PageArtifact, ScrapedPage, ScrapeFailure, ScrapeOutcome } from './outcome.ts';
@@ -8,10 +8,8 @@ export type EngineAudit = Omit<Audit, 'quality_score' | 'block_reason' | 'engine
 /** Diagnostics before content quality is known. */
 export type EngineDiagnostics = Omit<Diagnostics, 'content_quality'>;
 
-/** HTTP statuses worth retrying later: the target may answer differently. */
-export function retryableStatus(code: number): boolean {
-  return code === 408 || code === 425 || code === 429 || code >= 500;
-}
+/** HTTP statuses worth retrying later: the rule http_error's `retryable: 'status'` names, beside contract's BLOCK_REASONS. */
+export const retryableStatus = retryableHttpStatus;
 
 /** A failure outcome of one engine (nothing deliverable). */
 export function failed(

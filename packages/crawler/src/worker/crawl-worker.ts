@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { BasicCrawler } from '@crawlee/basic';
-import { Configuration, log, LogLevel } from '@crawlee/core';
 import { isStoreUnavailable, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
-import { BUDGET_BLOCK, reserveCrawlCredits } from '../crawl-service.ts';
+import { BUDGET_BLOCK, reserveCrawlCredits } from '../api/crawl-service.ts';
 import { CrawlContexts } from './crawl-context.ts';
+import { createPageRunner, type PageRunner } from './crawlee-adapter.ts';
 import { finalizeCrawl } from './finalize.ts';
-import { FrontierRequestManager } from './frontier-request-manager.ts';
+import { HostScheduler } from './host-scheduler.ts';
 import { durable, runPageTask, type PageTaskDeps } from './page-task.ts';
 import { RobotsCache } from './robots.ts';
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './settings.ts';
@@ -26,19 +25,17 @@ export interface CrawlWorkerDeps {
   onError?: (err: unknown) => void;
 }
 
-// Crawlee's own logging would print per-request noise (and URLs) to stdout; ours is the job record.
-log.setLevel(LogLevel.ERROR);
-
 /**
- * A worker actor: one Crawlee BasicCrawler whose request source is the shared frontier. It owns a fair share of
- * the hostname shards, runs pages through the light engine and content normalization, and settles crawls.
+ * A worker actor: one Crawlee BasicCrawler (crawlee-adapter.ts) whose request source is the shared frontier, through
+ * the host scheduler. It owns a fair share of the hostname shards, runs pages through the light engine and content
+ * normalization, and settles crawls.
  */
 export class CrawlWorker {
   readonly id: string;
   readonly settings: WorkerSettings;
-  private readonly manager: FrontierRequestManager;
+  private readonly manager: HostScheduler;
   private readonly keeper: ShardKeeper;
-  private readonly crawler: BasicCrawler;
+  private readonly crawler: PageRunner;
   private readonly deps: PageTaskDeps;
   private running: Promise<unknown> | null = null;
   private unwatch: Promise<() => Promise<void>> | null = null;
@@ -49,7 +46,7 @@ export class CrawlWorker {
     this.settings = { ...DEFAULT_WORKER_SETTINGS, ...d.settings };
     const onError = d.onError ?? ((err: unknown) => process.stderr.write(`crawl worker: ${(err as Error).message}\n`));
     this.onError = onError;
-    this.manager = new FrontierRequestManager(d.crawls, this.settings, onError);
+    this.manager = new HostScheduler(d.crawls, this.settings, onError);
     const contexts = new CrawlContexts(d.crawls);
     const finalize = async (crawlId: string) => {
       const snap = await d.crawls.getCrawl(crawlId);
@@ -104,48 +101,27 @@ export class CrawlWorker {
       finalize,
       onError,
     });
-    this.crawler = new BasicCrawler(
-      {
-        keepAlive: true,
-        maxConcurrency: this.settings.concurrency,
-        minConcurrency: this.settings.concurrency,
-        maxRequestRetries: 0,
-        useSessionPool: false,
-        retryOnBlocked: false,
-        // A browser-rendered page may queue for a browser up to one fetch timeout before its own, and its result
-        // may wait up to storeOutageMs for an unreachable store.
-        requestHandlerTimeoutSecs: Math.ceil((2 * this.settings.fetchTimeoutMs + this.settings.storeOutageMs) / 1000) + 30,
-        statusMessageLoggingInterval: 86_400,
-        autoscaledPoolOptions: { desiredConcurrency: this.settings.concurrency, maybeRunIntervalSecs: 0.02 },
-        requestHandler: async ({ request }) => {
-          const held = this.manager.heldLease(request.uniqueKey);
-          if (!held) return;
-          try {
-            await runPageTask(this.deps, held.crawlId, held.lease);
-          } catch (err) {
-            onError(err);
-            // The store stayed unreachable past storeOutageMs: nothing more can be written now. The lease lapses
-            // and the page is crawled again, by whichever worker owns its host then.
-            if (isStoreUnavailable(err)) return;
-            // An internal fault is retried like a transient failure, then given up on as failed.
-            const { crawlId, lease } = held;
-            const last = lease.request.attempt + 1 >= this.settings.maxAttempts;
-            // Never rejects: Crawlee would log the failed request (with its URL) and count it as its own.
-            await durable<unknown>(this.deps, () =>
-              last
-                ? d.crawls.complete(crawlId, lease, { kind: 'failed', reason: 'internal_error' }, [], Date.now())
-                : d.crawls.requeue(crawlId, lease, 'internal'),
-            ).catch(onError);
-          }
-        },
-      },
-      // Concurrency is fixed (min = max), so Crawlee's system-info sampling steers nothing; at its default it
-      // spawns `ps -A` every second in every worker. Sample once an hour instead.
-      new Configuration({ persistStorage: false, purgeOnStart: false, systemInfoIntervalMillis: 3_600_000 }),
-    );
-    // BasicCrawler 3.18.1 documents a `requestManager` option but its exact-shape option check rejects it.
-    // Set the two fields its constructor would set from that option; run() then uses our manager as is.
-    Object.assign(this.crawler, { requestManager: this.manager, requestQueue: this.manager });
+    this.crawler = createPageRunner(this.manager, this.settings, async (token) => {
+      const held = this.manager.heldLease(token);
+      if (!held) return;
+      try {
+        await runPageTask(this.deps, held.crawlId, held.lease);
+      } catch (err) {
+        onError(err);
+        // The store stayed unreachable past storeOutageMs: nothing more can be written now. The lease lapses
+        // and the page is crawled again, by whichever worker owns its host then.
+        if (isStoreUnavailable(err)) return;
+        // An internal fault is retried like a transient failure, then given up on as failed.
+        const { crawlId, lease } = held;
+        const last = lease.request.attempt + 1 >= this.settings.maxAttempts;
+        // Never rejects: Crawlee would log the failed request (with its URL) and count it as its own.
+        await durable<unknown>(this.deps, () =>
+          last
+            ? d.crawls.complete(crawlId, lease, { kind: 'failed', reason: 'internal_error' }, [], Date.now())
+            : d.crawls.requeue(crawlId, lease, 'internal'),
+        ).catch(onError);
+      }
+    });
   }
 
   start(): void {
@@ -163,8 +139,7 @@ export class CrawlWorker {
   async stop(): Promise<void> {
     await (await this.unwatch)?.();
     await this.keeper.stop();
-    this.crawler.stop();
-    await this.crawler.autoscaledPool?.abort();
+    await this.crawler.stop();
     await this.running?.catch(() => undefined);
     await this.manager.shutdown();
   }

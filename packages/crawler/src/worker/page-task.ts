@@ -1,5 +1,6 @@
 import type { CrawlStore, FrontierRequest, Lease, PageResult } from '@trawl/frontier';
 import { hostOf, normalizeUrl, whileStoreUnavailable } from '@trawl/frontier';
+import { BLOCK_REASONS, retryCategoryOf } from '@trawl/contract';
 import {
   scrapeBrowser,
   scrapeLight,
@@ -9,13 +10,10 @@ import {
   type ScrapedPage,
   type ScrapeFailure,
 } from '@trawl/scrape';
-import type { StoredItem } from '../views.ts';
+import type { StoredItem } from '../api/views.ts';
 import { CrawlContexts, type CrawlContext } from './crawl-context.ts';
 import type { RobotsCache } from './robots.ts';
 import type { WorkerSettings } from './settings.ts';
-
-/** Failure kinds that are a policy's refusal (blocked) rather than a failed retrieval. */
-const RETRIEVAL_FAILURES = new Set(['network_error', 'timeout', 'http_error', 'render_failed']);
 
 export interface PageTaskDeps {
   crawls: CrawlStore;
@@ -36,19 +34,9 @@ export interface PageTaskDeps {
   topUpBudget(crawlId: string): Promise<boolean>;
 }
 
-/** The retry category of a retryable failure, or null when it should not be retried. */
+/** The retry category of a retryable failure, or null when it should not be retried (contract's BLOCK_REASONS). */
 export function retryCategory(f: ScrapeFailure): string | null {
-  if (!f.retryable) return null;
-  if (f.blockReason === 'browser_capacity_full') return 'browser_capacity';
-  if (f.blockReason === 'render_failed') return 'browser_crash';
-  if (f.blockReason === 'timeout') return 'timeout';
-  if (f.blockReason === 'network_error') return 'network';
-  if (f.blockReason === 'http_error' && f.statusCode !== null) {
-    if (f.statusCode === 429) return 'http_429';
-    if (f.statusCode >= 500) return 'http_5xx';
-    return 'http_4xx';
-  }
-  return null;
+  return f.retryable ? retryCategoryOf(f.blockReason, f.statusCode) : null;
 }
 
 /** Links worth admitting: normalized, in the seed's scope, within depth, not already submitted by this worker. */
@@ -127,7 +115,7 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
       await durable(deps, () => deps.crawls.requeue(crawlId, lease, category));
       return;
     }
-    const kind = RETRIEVAL_FAILURES.has(f.blockReason) ? 'failed' : 'blocked';
+    const kind = BLOCK_REASONS[f.blockReason].outcome;
     await finish(deps, crawlId, lease, { kind, reason: f.blockReason }, []);
     return;
   }

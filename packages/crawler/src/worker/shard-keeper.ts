@@ -1,12 +1,12 @@
 import { isStoreUnavailable, TERMINAL_STATUSES, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
-import type { FrontierRequestManager } from './frontier-request-manager.ts';
+import type { HostScheduler } from './host-scheduler.ts';
 import type { WorkerSettings } from './settings.ts';
 
 export interface ShardKeeperDeps {
   workerId: string;
   crawls: CrawlStore;
   directory: ShardDirectory;
-  manager: FrontierRequestManager;
+  manager: HostScheduler;
   settings: WorkerSettings;
   /** Settles crawls found ended but not yet finalized (their finisher may have died). */
   finalize(crawlId: string): Promise<void>;

@@ -1,4 +1,3 @@
-import { Request, type IRequestManager } from '@crawlee/core';
 import type { CrawlStore, Lease } from '@trawl/frontier';
 import { HostSlot, type Held } from './host-slots.ts';
 import type { WorkerSettings } from './settings.ts';
@@ -11,11 +10,12 @@ const BUFFER_FACTOR = 4;
 const STORE_RETRY_MS = 500;
 
 /**
- * The Crawlee request source of one worker: requests come from the hostname shards this worker owns, leased
- * from the shared crawl store in small batches, at most `hostConcurrency` in flight per host. The worker never
- * finishes by itself (keepAlive); admission, dedup and caps live in the crawl store, not here.
+ * The page source of one worker: pages come from the hostname shards this worker owns, leased from the shared
+ * crawl store in small batches, at most `hostConcurrency` in flight per host. Admission, dedup and caps live in
+ * the crawl store, not here. Plain types only: crawlee-adapter.ts presents it to Crawlee as a request manager,
+ * where a page is known by its lease token.
  */
-export class FrontierRequestManager implements IRequestManager {
+export class HostScheduler {
   private slots = new Map<string, HostSlot>();
   private order: string[] = [];
   private cursor = 0;
@@ -27,7 +27,7 @@ export class FrontierRequestManager implements IRequestManager {
   constructor(
     private readonly crawls: CrawlStore,
     private readonly settings: WorkerSettings,
-    /** Store failures met here (they never reach Crawlee: a rejected fetchNextRequest would end its run). */
+    /** Store failures met here (they never reach Crawlee: a rejected fetch of the next request would end its run). */
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
@@ -104,17 +104,14 @@ export class FrontierRequestManager implements IRequestManager {
     }
   }
 
-  heldLease(uniqueKey: string): Held | undefined {
-    return this.held.get(uniqueKey);
+  heldLease(token: string): Held | undefined {
+    return this.held.get(token);
   }
 
-  // --- IRequestManager ---
+  // --- the page source (crawlee-adapter.ts maps Crawlee's request-manager calls onto these) ---
 
-  async isFinished(): Promise<boolean> {
-    return false;
-  }
-
-  async isEmpty(): Promise<boolean> {
+  /** True when no host can start a page now (none buffered and ready, none due to ask the store). */
+  isEmpty(): boolean {
     const now = Date.now();
     for (const s of this.slots.values()) {
       if (!s.ready(now, this.settings.hostConcurrency)) continue;
@@ -123,19 +120,20 @@ export class FrontierRequestManager implements IRequestManager {
     return true;
   }
 
-  async handledCount(): Promise<number> {
+  handledCount(): number {
     return this.handled;
   }
-  getTotalCount(): number {
+  totalCount(): number {
     return this.handled + this.held.size;
   }
-  getPendingCount(): number {
+  pendingCount(): number {
     let n = 0;
     for (const s of this.slots.values()) n += s.buffer.length;
     return n;
   }
 
-  async fetchNextRequest<T extends Record<string, any> = Record<string, any>>(): Promise<Request<T> | null> {
+  /** The next page to start, round-robin over ready hosts (buffered ones first); null when none can start now. */
+  async next(): Promise<Held | null> {
     const now = Date.now();
     const n = this.order.length;
     const hc = this.settings.hostConcurrency;
@@ -143,7 +141,7 @@ export class FrontierRequestManager implements IRequestManager {
       const s = this.slots.get(this.order[(this.cursor + i) % n]);
       if (s && s.buffer.length > 0 && s.ready(now, hc)) {
         this.cursor = (this.cursor + i + 1) % n;
-        return this.take(s) as Request<T>;
+        return this.take(s);
       }
     }
     for (let i = 0; i < n; i++) {
@@ -152,37 +150,23 @@ export class FrontierRequestManager implements IRequestManager {
       await this.refill(s);
       if (s.buffer.length > 0 && s.ready(Date.now(), hc) && this.slots.get(s.host) === s) {
         this.cursor = (this.cursor + i + 1) % n;
-        return this.take(s) as Request<T>;
+        return this.take(s);
       }
     }
     return null;
   }
 
-  async markRequestHandled(request: Request): Promise<null> {
-    this.release(request.uniqueKey);
+  /** The page's task has ended (its outcome is recorded or its lease left to lapse). */
+  markHandled(token: string): void {
+    this.release(token);
     this.handled += 1;
-    return null;
   }
 
-  async reclaimRequest(request: Request): Promise<null> {
+  /** Gives a started page back to its queue, counted as an internal retry. */
+  async reclaim(token: string): Promise<void> {
     // Page outcomes are settled inside the handler; reaching here means the handler itself broke.
-    const h = this.release(request.uniqueKey);
+    const h = this.release(token);
     if (h) await this.giveBack(h.crawlId, h.lease, 'internal');
-    return null;
-  }
-
-  async addRequest(): Promise<never> {
-    throw new Error('the frontier admits requests through crawl completions only');
-  }
-  async addRequestsBatched(): Promise<never> {
-    throw new Error('the frontier admits requests through crawl completions only');
-  }
-  async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
-    for (;;) {
-      const r = await this.fetchNextRequest();
-      if (!r) return;
-      yield r;
-    }
   }
 
   /** Ends every held lease locally (shutdown): buffered ones go back to their queues. */
@@ -190,17 +174,17 @@ export class FrontierRequestManager implements IRequestManager {
     for (const host of [...this.slots.keys()]) await this.dropHost(host);
   }
 
-  private take(s: HostSlot): Request {
+  private take(s: HostSlot): Held {
     const h = s.buffer.shift()!;
     s.inflight += 1;
     this.held.set(h.lease.token, h);
-    return new Request({ url: h.lease.request.url, uniqueKey: h.lease.token });
+    return h;
   }
 
-  private release(uniqueKey: string): Held | undefined {
-    const h = this.held.get(uniqueKey);
+  private release(token: string): Held | undefined {
+    const h = this.held.get(token);
     if (!h) return undefined;
-    this.held.delete(uniqueKey);
+    this.held.delete(token);
     const s = this.slots.get(h.lease.request.host);
     if (s) s.inflight -= 1;
     return h;

@@ -1,0 +1,120 @@
+import { BasicCrawler } from '@crawlee/basic';
+import { Configuration, log, LogLevel, Request, type IRequestManager } from '@crawlee/core';
+import type { HostScheduler } from './host-scheduler.ts';
+import type { WorkerSettings } from './settings.ts';
+
+// The only file that imports @crawlee/* (packages/crawler/test/crawlee-boundary.test.ts checks it): a Crawlee
+// upgrade is read and tested here, against crawlee-adapter.test.ts, and nowhere else.
+
+// Crawlee's own logging would print per-request noise (and URLs) to stdout; ours is the job record.
+log.setLevel(LogLevel.ERROR);
+
+/** The only shared piece between a scheduler page and a Crawlee request is the lease token (its uniqueKey). */
+function toRequest(url: string, token: string): Request {
+  return new Request({ url, uniqueKey: token });
+}
+
+/**
+ * Presents a HostScheduler as the request manager BasicCrawler pulls from. The worker never finishes by itself
+ * (keepAlive), and pages enter the frontier only through crawl completions, never through Crawlee.
+ */
+export class SchedulerRequestManager implements IRequestManager {
+  constructor(private readonly scheduler: HostScheduler) {}
+
+  async isFinished(): Promise<boolean> {
+    return false;
+  }
+  async isEmpty(): Promise<boolean> {
+    return this.scheduler.isEmpty();
+  }
+  async handledCount(): Promise<number> {
+    return this.scheduler.handledCount();
+  }
+  getTotalCount(): number {
+    return this.scheduler.totalCount();
+  }
+  getPendingCount(): number {
+    return this.scheduler.pendingCount();
+  }
+  async fetchNextRequest<T extends Record<string, any> = Record<string, any>>(): Promise<Request<T> | null> {
+    const h = await this.scheduler.next();
+    return h ? (toRequest(h.lease.request.url, h.lease.token) as Request<T>) : null;
+  }
+  async markRequestHandled(request: Request): Promise<null> {
+    this.scheduler.markHandled(request.uniqueKey);
+    return null;
+  }
+  async reclaimRequest(request: Request): Promise<null> {
+    await this.scheduler.reclaim(request.uniqueKey);
+    return null;
+  }
+  async addRequest(): Promise<never> {
+    throw new Error('the frontier admits requests through crawl completions only');
+  }
+  async addRequestsBatched(): Promise<never> {
+    throw new Error('the frontier admits requests through crawl completions only');
+  }
+  async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
+    for (;;) {
+      const r = await this.fetchNextRequest();
+      if (!r) return;
+      yield r;
+    }
+  }
+}
+
+/**
+ * BasicCrawler 3.18.1 documents a `requestManager` option but its exact-shape option check rejects it. Set the
+ * two fields its constructor would set from that option; run() then uses our manager as is. Relies on private
+ * fields: crawlee-adapter.test.ts fails if an upgrade renames them or stops run() from using them.
+ */
+export function attachRequestManager(crawler: BasicCrawler, manager: IRequestManager): void {
+  Object.assign(crawler, { requestManager: manager, requestQueue: manager });
+}
+
+/** What a worker needs of its crawler: start pulling pages, and stop. */
+export interface PageRunner {
+  /** Runs until stopped; rejects only if Crawlee itself fails. */
+  run(): Promise<unknown>;
+  /** Stops taking pages and aborts the pool; pages in flight end on their own. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A BasicCrawler pulling from `scheduler`, at a fixed concurrency, running `handle(token)` for each page (token:
+ * the page's lease token). `handle` must settle page outcomes itself and never reject: Crawlee's retries are off.
+ */
+export function createPageRunner(scheduler: HostScheduler, settings: WorkerSettings, handle: (token: string) => Promise<void>): PageRunner {
+  const crawler = createBasicCrawler(settings, handle);
+  attachRequestManager(crawler, new SchedulerRequestManager(scheduler));
+  return {
+    run: () => crawler.run(),
+    stop: async () => {
+      crawler.stop();
+      await crawler.autoscaledPool?.abort();
+    },
+  };
+}
+
+/** The crawler with our options; exported for crawlee-adapter.test.ts. */
+export function createBasicCrawler(settings: WorkerSettings, handle: (token: string) => Promise<void>): BasicCrawler {
+  return new BasicCrawler(
+    {
+      keepAlive: true,
+      maxConcurrency: settings.concurrency,
+      minConcurrency: settings.concurrency,
+      maxRequestRetries: 0,
+      useSessionPool: false,
+      retryOnBlocked: false,
+      // A browser-rendered page may queue for a browser up to one fetch timeout before its own, and its result
+      // may wait up to storeOutageMs for an unreachable store.
+      requestHandlerTimeoutSecs: Math.ceil((2 * settings.fetchTimeoutMs + settings.storeOutageMs) / 1000) + 30,
+      statusMessageLoggingInterval: 86_400,
+      autoscaledPoolOptions: { desiredConcurrency: settings.concurrency, maybeRunIntervalSecs: 0.02 },
+      requestHandler: async ({ request }) => handle(request.uniqueKey),
+    },
+    // Concurrency is fixed (min = max), so Crawlee's system-info sampling steers nothing; at its default it
+    // spawns `ps -A` every second in every worker. Sample once an hour instead.
+    new Configuration({ persistStorage: false, purgeOnStart: false, systemInfoIntervalMillis: 3_600_000 }),
+  );
+}
