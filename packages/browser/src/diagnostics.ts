@@ -3,7 +3,7 @@ import type { BrowserDiagnostics, FailureCategory, FailureStage } from './types.
 export interface FailureNote {
   category: FailureCategory;
   stage: FailureStage;
-  /** One of our short codes (see NET_ERROR_CODES and the literals in render-attempt.ts); never browser text. */
+  /** One of our short codes (see NET_ERROR_CODES and the literals in render-failure.ts, render-controls.ts and render-artifacts.ts); never browser text. */
   errorCode: string;
 }
 
