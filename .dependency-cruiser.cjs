@@ -28,7 +28,7 @@ const ADAPTERS = [
   ['@crawlee', '^packages/crawler/src/worker/crawlee-adapter\\.ts$'],
   ['playwright-core', '^packages/browser/src/playwright-adapter\\.ts$'],
   ['redis', '^packages/redis/src/(client|unavailable)\\.ts$'],
-  ['turndown', '^packages/content/src/markdown(-block-rules|-inline-rules|-table-rules|-nodes)?\\.ts$'], // turndown and our rules for it
+  ['turndown', '^packages/content/src/markdown/(markdown|block-rules|inline-rules|table-rules|nodes)\\.ts$'], // turndown and our rules for it
   ['(htmlparser2|domhandler)', '^packages/content/src/html-parser\\.ts$'],
   ['got-scraping', '^packages/engines/src/got-scraping-client\\.ts$'],
 ];

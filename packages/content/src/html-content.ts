@@ -1,13 +1,13 @@
 import { parseHtmlLimited, textContent, type DomDocument, type DomElement } from './dom.ts';
+import { pageLinks } from './extract/links.ts';
+import { extractMainContent } from './extract/main-content.ts';
+import { pageMetadata, pageTitle, type PageMetadata } from './extract/metadata.ts';
+import { pageHints } from './extract/page-hints.ts';
+import { preparePage } from './extract/prepare-page.ts';
 import type { ContentLimits, LimitApplied } from './limits.ts';
-import { pageLinks } from './links.ts';
-import { extractMainContent } from './main-content.ts';
-import { contentToMarkdown } from './markdown.ts';
-import { pageMetadata, pageTitle, type PageMetadata } from './metadata.ts';
-import { pageHints } from './page-hints.ts';
-import { preparePage } from './prepare-page.ts';
+import { contentToMarkdown } from './markdown/markdown.ts';
 import { assessQuality, type ContentQuality } from './quality.ts';
-import { serializeSanitized } from './sanitize-html.ts';
+import { serializeSanitized } from './sanitize/sanitize-html.ts';
 import { collapse } from './text.ts';
 import { documentBase } from './urls.ts';
 

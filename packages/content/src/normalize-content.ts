@@ -1,12 +1,12 @@
-import { contentKindOf } from './content-kind.ts';
-import { bodyCharset, decodeWith } from './decode-body.ts';
+import { contentKindOf } from './decode/content-kind.ts';
+import { bodyCharset, decodeWith } from './decode/decode-body.ts';
+import { checkText } from './decode/text-check.ts';
 import { UnsupportedContentTypeError } from './errors.ts';
+import type { PageMetadata } from './extract/metadata.ts';
 import { htmlContent } from './html-content.ts';
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits, type LimitApplied } from './limits.ts';
-import type { PageMetadata } from './metadata.ts';
-import { jsonToMarkdown, textToMarkdown } from './plain-text.ts';
+import { jsonToMarkdown, textToMarkdown } from './markdown/plain-text.ts';
 import { plainQuality, type ContentQuality } from './quality.ts';
-import { checkText } from './text-check.ts';
 
 export interface NormalizedContent {
   /** <title>, else og:title, else the first <h1>, else ''. Always '' for text and JSON. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtml, type DomDocument, type DomElement, type DomNode } from '../src/dom.ts';
-import { createElement, createRoot, createText } from '../src/markdown-dom.ts';
-import { markdownShaper } from '../src/markdown-shape.ts';
-import { MarkdownTreeBuilder } from '../src/markdown-tree.ts';
-import { contentToMarkdown, htmlToMarkdown } from '../src/markdown.ts';
-import { serializeSanitized, walkSanitized } from '../src/sanitize-html.ts';
+import { createElement, createRoot, createText } from '../src/markdown/markdown-dom.ts';
+import { markdownShaper } from '../src/markdown/shape.ts';
+import { MarkdownTreeBuilder } from '../src/markdown/tree.ts';
+import { contentToMarkdown, htmlToMarkdown } from '../src/markdown/markdown.ts';
+import { serializeSanitized, walkSanitized } from '../src/sanitize/sanitize-html.ts';
 
 // The Markdown of a subtree is made by turndown walking our own small DOM (markdown-dom.ts). These tests hold it
 // to the reference: the same subtree serialized to HTML and converted by turndown from the string (parsed by

@@ -16,7 +16,7 @@
 import MarkdownIt from 'markdown-it';
 import { isElement, parseHtml, type DomDocument, type DomElement, type DomNode } from '../src/dom.ts';
 import { normalizeContent } from '../src/index.ts';
-import { tableRows } from '../src/markdown-shape.ts';
+import { tableRows } from '../src/markdown/shape.ts';
 
 export const PAGE_URL = 'https://example.org/guide/page.html';
 

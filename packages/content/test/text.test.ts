@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { furnitureWords } from '../src/boilerplate.ts';
+import { furnitureWords } from '../src/extract/boilerplate.ts';
 import { collapse, CollapsedLength, countTextFigures } from '../src/text.ts';
 
 // The counters replace regular expressions that ran over every text of a page (words, punctuation, collapsed

@@ -1,11 +1,11 @@
-// GFM tables that keep the page's grid. (Layout tables never get here: markdown-shape.ts turns them into plain
+// GFM tables that keep the page's grid. (Layout tables never get here: shape.ts turns them into plain
 // blocks.) A GFM table needs a header row: a table without one gets an empty header row rather than its first
 // data row promoted, which would change what the row means. Spanned cells are written as empty cells
 // (colspan to the right, rowspan below), so no column shifts. A cell holds one line: its paragraphs, list
 // items and line breaks are joined with <br> (the inline HTML GFM renders as a line break), bullets written
 // as "• ", pipes escaped. The caption becomes a paragraph before the table.
 import type TurndownService from 'turndown';
-import { joinLines, trimLines } from './markdown-block-rules.ts';
+import { joinLines, trimLines } from './block-rules.ts';
 
 type Node = TurndownService.Node;
 

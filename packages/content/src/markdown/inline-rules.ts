@@ -1,11 +1,11 @@
 // Inline rules: emphasis, strong and strikethrough that render as what the page showed, hard line breaks,
 // superscript and subscript, images and links with nothing to show.
 import type TurndownService from 'turndown';
-import { escapeMarkdownText, LINK_MARK } from './markdown-escape.ts';
+import { escapeMarkdownText, LINK_MARK } from './escape.ts';
 import {
   AMBIGUOUS, BLOCK, BREAK, DELIMITER, EMPHASIS, NOTHING, PUNCT, SPACE, STRIKE, STRONG, codeEdges, hasContentAfter, innerEdge, isBlockNode,
   kindOf, kindsAbove, linksSomewhere, outerEdge, textEdge, writesNothing,
-} from './markdown-nodes.ts';
+} from './nodes.ts';
 
 type Node = TurndownService.Node;
 

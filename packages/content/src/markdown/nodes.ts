@@ -5,7 +5,7 @@
 // Every walk is bounded by the inline nesting around one node, and results that a run of siblings would
 // recompute are memoized, so the work per page stays linear.
 import type TurndownService from 'turndown';
-import { isBlockName } from './markdown-whitespace.ts';
+import { isBlockName } from './whitespace.ts';
 
 type Node = TurndownService.Node;
 

@@ -1,6 +1,6 @@
-import { textContent, type DomElement } from './dom.ts';
+import { textContent, type DomElement } from '../dom.ts';
 import type { PageModel } from './page-model.ts';
-import { collapse } from './text.ts';
+import { collapse } from '../text.ts';
 
 // Blocks whose text is repeated: the same paragraph, heading or item twice in the chosen content (a hidden
 // schema.org copy of the article body, a teaser repeating the intro, a summary box) is emitted once.

@@ -1,5 +1,5 @@
-import { isElement, type DomElement, type DomNode } from './dom.ts';
-import type { Rename } from './sanitize-html.ts';
+import { isElement, type DomElement, type DomNode } from '../dom.ts';
+import type { Rename } from '../sanitize/sanitize-html.ts';
 
 // Reshapes elements for the Markdown converter while they are serialized (the published HTML keeps the
 // original shape): tables that arrange a page rather than hold data become plain blocks, and a Markdown link
@@ -80,7 +80,7 @@ const LAYOUT_CELL_CHARS = 400;
 
 /**
  * Tables used for layout (a single column or cell; nested tables, headings, code or long text in cells) are
- * emitted as plain blocks. Data tables stay tables, header row or not (markdown-table-rules.ts).
+ * emitted as plain blocks. Data tables stay tables, header row or not (table-rules.ts).
  */
 function tableShape(el: DomElement, layoutTables: Set<DomElement>): string | null {
   if (!TABLE_PARTS.has(el.name)) return el.name;

@@ -1,5 +1,5 @@
-import { isElement, type DomDocument, type DomElement, type DomNode } from './dom.ts';
-import { resolveUrl } from './urls.ts';
+import { isElement, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
+import { resolveUrl } from '../urls.ts';
 
 // Serializes a subtree to safe HTML, iteratively (pages can be very deep). Safety comes from allowlists:
 // unknown attributes (event handlers, style, data-*) never pass, URL attributes are made absolute and lose

@@ -1,19 +1,19 @@
 // The only module that touches turndown. Input is the main content's subtree, sanitized (absolute URLs, safe
-// attributes) and shaped for Markdown (tables, links: markdown-shape.ts) on the way into a small DOM of our own
+// attributes) and shaped for Markdown (tables, links: shape.ts) on the way into a small DOM of our own
 // (markdown-dom.ts) that turndown walks directly: no HTML string, no second parse. The Markdown is meant to say
-// what the page said: text is escaped so it renders as itself (markdown-escape.ts), and the rules in
-// markdown-inline-rules.ts, markdown-block-rules.ts and markdown-table-rules.ts replace turndown's and the GFM
-// plugin's where those lose text or structure. test/markdown-roundtrip.test.ts renders the output back.
+// what the page said: text is escaped so it renders as itself (escape.ts), and the rules in inline-rules.ts,
+// block-rules.ts and table-rules.ts replace turndown's and the GFM plugin's where those lose text or structure.
+// test/markdown-roundtrip.test.ts renders the output back.
 import TurndownService from 'turndown';
-import type { DomDocument, DomElement } from './dom.ts';
-import { addBlockRules } from './markdown-block-rules.ts';
-import { escapeMarkdownText } from './markdown-escape.ts';
-import { addInlineRules, resolveLinkMarks, restoreBreak } from './markdown-inline-rules.ts';
-import { markdownShaper } from './markdown-shape.ts';
-import { addTableRules } from './markdown-table-rules.ts';
-import { tidyMarkdown } from './markdown-tidy.ts';
-import { MarkdownTreeBuilder } from './markdown-tree.ts';
-import { serializeSanitized, walkSanitized, type SerializeOptions } from './sanitize-html.ts';
+import type { DomDocument, DomElement } from '../dom.ts';
+import { addBlockRules } from './block-rules.ts';
+import { escapeMarkdownText } from './escape.ts';
+import { addInlineRules, resolveLinkMarks, restoreBreak } from './inline-rules.ts';
+import { markdownShaper } from './shape.ts';
+import { addTableRules } from './table-rules.ts';
+import { tidyMarkdown } from './tidy.ts';
+import { MarkdownTreeBuilder } from './tree.ts';
+import { serializeSanitized, walkSanitized, type SerializeOptions } from '../sanitize/sanitize-html.ts';
 
 const service = new TurndownService({
   headingStyle: 'atx',
@@ -41,7 +41,7 @@ export function contentToMarkdown(root: DomElement | DomDocument, baseUrl: strin
   const options = (): SerializeOptions => ({ baseUrl, rename: markdownShaper(), markdownAttributes: true });
   const builder = new MarkdownTreeBuilder();
   walkSanitized(root, options(), builder);
-  // Markup the HTML parser would rearrange: let it (rare, see markdown-tree.ts).
+  // Markup the HTML parser would rearrange: let it (rare, see tree.ts).
   if (builder.failed) return htmlToMarkdown(serializeSanitized(root, options()));
   if (builder.root.firstChild === null) return '';
   return tidyMarkdown(resolveLinkMarks(service.turndown(builder.root)));

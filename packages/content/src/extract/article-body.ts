@@ -1,4 +1,4 @@
-import { textContent, type DomElement } from './dom.ts';
+import { textContent, type DomElement } from '../dom.ts';
 import { isHidden } from './duplicate-blocks.ts';
 import type { PageModel } from './page-model.ts';
 

@@ -1,7 +1,7 @@
 // The last pass over turndown's output: trailing spaces and tabs of every line dropped, at most one blank line
 // in a row, ends trimmed. Inside fenced code, blank lines are the code's own and stay as they are.
 
-import { trimLines } from './markdown-block-rules.ts';
+import { trimLines } from './block-rules.ts';
 
 // A fence we wrote: indentation or quote markers, three or more backticks, an info string without backticks
 // (text never starts a line with a backtick: it is escaped).

@@ -1,9 +1,9 @@
 // The small DOM that turndown walks instead of a domino document. turndown reads only a handful of node
 // properties (see the class below); building them straight from our own tree saves serializing the main content
 // to HTML and parsing it again, which cost as much as the whole Markdown conversion. Private to the Markdown
-// adapter: only the markdown*.ts modules know about it.
+// adapter: only the modules in this folder know about it.
 
-import { collapseWhitespace } from './markdown-whitespace.ts';
+import { collapseWhitespace } from './whitespace.ts';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -205,7 +205,7 @@ export class MarkdownNode {
       // turndown deep-clones its input (it rewrites texts), collapses whitespace from clone.firstChild on, then
       // converts clone.childNodes. The tree was built for this one conversion, so it is used in place; its
       // whitespace is collapsed here, as turndown would, and the view handed back has no firstChild, which makes
-      // turndown's own (much slower) pass a no-op. See markdown-whitespace.ts.
+      // turndown's own (much slower) pass a no-op. See whitespace.ts.
       this.disposable = false;
       collapseWhitespace(this);
       const view = new MarkdownNode(this.nodeType, this.nodeName, '', null, null);

@@ -7,7 +7,7 @@
 // foster-parent out of tables); the caller then converts the serialized HTML instead. On the 300 pages of the
 // quality set it never gives up; on random markup, about one tree in ten.
 import { createElement, createRoot, createText, isText, type MarkdownNode } from './markdown-dom.ts';
-import type { SanitizedSink } from './sanitize-html.ts';
+import type { SanitizedSink } from '../sanitize/sanitize-html.ts';
 
 // Start tags that close an open <p> (domino's list; in quirks mode, which turndown's wrapper document is in,
 // <table> is not among them).

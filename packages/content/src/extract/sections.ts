@@ -1,7 +1,7 @@
-import { textContent, type DomElement } from './dom.ts';
+import { textContent, type DomElement } from '../dom.ts';
 import type { PageHints } from './page-hints.ts';
 import type { PageModel } from './page-model.ts';
-import { collapse } from './text.ts';
+import { collapse } from '../text.ts';
 
 // Sections that are not the page's content, recognised by what they say about themselves in any language the
 // page is in: a heading ("Related articles", "3 Comments", "Lire aussi", "Kommentare"...) or schema.org

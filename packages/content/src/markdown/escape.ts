@@ -1,6 +1,6 @@
 // Escapes page text so that Markdown renders it as the same characters (CommonMark and GFM). Anywhere in a text:
 // \ * _ ` [ ] ~ (emphasis, code, links, strikethrough), < where it could open a tag or an autolink, & where it
-// could start an entity (U+FDD0, a noncharacter, is dropped: it marks links, see markdown-inline-rules.ts).
+// could start an entity (U+FDD0, a noncharacter, is dropped: it marks links, see inline-rules.ts).
 // At the start of a text, which may start a line (after a block start or a hard break):
 // list markers (- + 1. 1)), headings (#), quotes (>), setext underlines (=) and table delimiter rows (|:-).
 // Starts of texts that do not start a line get an escape they do not need, which renders the same.

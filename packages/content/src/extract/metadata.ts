@@ -1,7 +1,7 @@
-import { textContent } from './dom.ts';
+import { textContent } from '../dom.ts';
 import type { PreparedPage } from './prepare-page.ts';
-import { collapse } from './text.ts';
-import { resolveUrl } from './urls.ts';
+import { collapse } from '../text.ts';
+import { resolveUrl } from '../urls.ts';
 
 export interface PageMetadata {
   title: string | null;

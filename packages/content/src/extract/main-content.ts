@@ -1,4 +1,4 @@
-import type { DomDocument, DomElement, DomNode } from './dom.ts';
+import type { DomDocument, DomElement, DomNode } from '../dom.ts';
 import { declaredArticleBody } from './article-body.ts';
 import { markDuplicateBlocks } from './duplicate-blocks.ts';
 import { buildPageModel, type PageModel } from './page-model.ts';
@@ -7,7 +7,7 @@ import type { PageHints } from './page-hints.ts';
 import { dropEdgeLinkLists, dropSections } from './sections.ts';
 
 const NO_HINTS: PageHints = { article: false, discussion: false, articleBody: null };
-import { collapse, CollapsedLength } from './text.ts';
+import { collapse, CollapsedLength } from '../text.ts';
 
 export interface MainContent {
   /** The subtree to publish, with page furniture inside it removed. */

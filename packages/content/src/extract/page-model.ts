@@ -1,6 +1,6 @@
-import { isElement, type DomDocument, type DomElement, type DomNode } from './dom.ts';
+import { isElement, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
 import { markFurniture } from './furniture.ts';
-import { CollapsedLength, countTextFigures, type TextFigures } from './text.ts';
+import { CollapsedLength, countTextFigures, type TextFigures } from '../text.ts';
 
 /**
  * Per-element figures of a cleaned page, in flat arrays indexed by pre-order position (index 0 is the document

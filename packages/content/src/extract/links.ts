@@ -1,4 +1,4 @@
-import { pageLink } from './urls.ts';
+import { pageLink } from '../urls.ts';
 
 /**
  * Absolute http(s) links, fragments dropped, first occurrence order, no duplicates, at most `max` (the first ones:

@@ -1,5 +1,5 @@
 import { furnitureOf, isContentLandmark, type FurnitureMark } from './boilerplate.ts';
-import type { DomDocument, DomElement } from './dom.ts';
+import type { DomDocument, DomElement } from '../dom.ts';
 
 // Furniture is dropped only while it holds less than this share of the page's estimated content (a tag or role
 // is a firmer hint than a class word), or when it is mostly links whatever its size.

@@ -1,4 +1,4 @@
-import type { DomElement } from './dom.ts';
+import type { DomElement } from '../dom.ts';
 
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
 // drops a marked element only when it is small next to the page or mostly links (see furniture.ts).

@@ -1,5 +1,5 @@
-import { createText, isElement, textContent, type DomDocument, type DomElement, type DomNode } from './dom.ts';
-import { collapse, countWords } from './text.ts';
+import { createText, isElement, textContent, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
+import { collapse, countWords } from '../text.ts';
 
 /** What one pass over the parsed document learns before extraction, besides the cleaned tree itself. */
 export interface PreparedPage {
