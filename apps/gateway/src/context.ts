@@ -1,6 +1,6 @@
 import type { TrawlConfig } from '@trawl/config';
 import type { CrawlServices } from '@trawl/crawler';
-import type { RunServices } from '@trawl/runs';
+import type { RunAccessDeps, RunServices } from '@trawl/runs';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { ApiKeyRecord, Store } from '@trawl/store';
 import type { TrendsJobStore } from '@trawl/trends';
@@ -14,6 +14,8 @@ export interface GatewayContext {
   content: ContentProcessor;
   runs: RunServices;
   crawl: CrawlServices;
+  /** Reading runs and downloading artifacts, with ownership checks (`@trawl/runs` run-access). */
+  runAccess: RunAccessDeps;
   trends: TrendsJobStore;
   /** Called after a trends job is created, so in-process runners take it without waiting for their poll. */
   onTrendsJobCreated: () => void;

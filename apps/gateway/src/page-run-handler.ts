@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { INTERNAL_FAILURE } from '@trawl/contract';
 import { deliverPage, failPageRun, startPageRun } from '@trawl/runs';
 import type { ScrapeOutcome } from '@trawl/scrape';
 import { ApiError } from './api-error.ts';
@@ -29,7 +30,7 @@ export async function runPageCreation(
     const e = pageFailureError(outcome.failure, run.id);
     return { status: e.status, body: e.toBody(request.id), replayable: true, headers: e.headers };
   } catch (err) {
-    await failPageRun(ctx.runs, record, { blockReason: 'internal_error', retryable: true });
+    await failPageRun(ctx.runs, record, { blockReason: INTERNAL_FAILURE, retryable: true });
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrawlConfig } from '@trawl/config';
-import type { CrawlWorker } from '@trawl/crawler';
+import { crawlRunSource, type CrawlServices, type CrawlWorker } from '@trawl/crawler';
 import { createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Runtime } from '@trawl/runtime';
 import type { TrendsRunner } from '@trawl/trends';
 import { buildApp, type AppOptions } from './app.ts';
@@ -33,6 +33,14 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
   // Search-trends jobs run wherever worker actors run: one runner per such process.
   const trendsRunners = startTrendsRunners(runtime, workerCount > 0 ? 1 : 0, onError);
   const keeper = new BootstrapKeeper(store, config, onError);
+  const crawl: CrawlServices = {
+    store,
+    crawls: runtime.crawls,
+    directory: runtime.directory,
+    billingMode: config.TRAWL_BILLING_MODE,
+    artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S,
+    now,
+  };
   const ctx: GatewayContext = {
     config,
     store,
@@ -41,14 +49,8 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
     content: runtime.content,
     now,
     runs: { store, billingMode: config.TRAWL_BILLING_MODE, artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S, now },
-    crawl: {
-      store,
-      crawls: runtime.crawls,
-      directory: runtime.directory,
-      billingMode: config.TRAWL_BILLING_MODE,
-      artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S,
-      now,
-    },
+    crawl,
+    runAccess: { store, crawls: crawlRunSource(crawl), artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S, now },
     trends: runtime.trends.jobs,
     onTrendsJobCreated: () => {
       for (const r of trendsRunners) r.nudge();

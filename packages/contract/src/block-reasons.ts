@@ -127,6 +127,14 @@ export const BLOCK_REASONS = {
 type Reason = keyof typeof BLOCK_REASONS;
 export const BLOCK_REASON_NAMES = Object.keys(BLOCK_REASONS) as [Reason, ...Reason[]];
 
+/**
+ * Why a page delivered nothing when no block reason applies: its task threw (our fault, not the target's). A failed
+ * page run and a crawl's failure counters record it beside the block reasons; the audit never shows it.
+ */
+export const INTERNAL_FAILURE = 'internal_error';
+/** Every reason a page (run or crawl page) can fail for. */
+export type PageFailureReason = Reason | typeof INTERNAL_FAILURE;
+
 /** HTTP statuses worth retrying later: the target may answer differently. */
 export function retryableHttpStatus(code: number): boolean {
   return code === 408 || code === 425 || code === 429 || code >= 500;

@@ -3,10 +3,8 @@ export {
   createCrawl,
   getCrawlJob,
   listItems,
-  crawlPageArtifact,
+  crawlRunSource,
   setCrawlPaused,
-  reserveCrawlCredits,
-  BUDGET_BLOCK,
   type CrawlServices,
   type CreateCrawlResult,
 } from './api/crawl-service.ts';

@@ -1,4 +1,4 @@
-import type { BrowserControls, CrawlScope, Extraction, PageFailureKind } from '@trawl/contract';
+import type { BrowserControls, CrawlScope, Extraction, PageFailureKind, PageFailureReason } from '@trawl/contract';
 
 /** Everything a crawl is, fixed at creation (validated and normalized before quota is reserved). */
 export interface CrawlPlan {
@@ -69,9 +69,9 @@ export interface CrawlSnapshot {
 /** What became of a leased page. */
 export type PageResult =
   | { kind: 'delivered'; item: string /* the stored item JSON */ }
-  // Which of the two a block reason is comes from contract's BLOCK_REASONS (`outcome`); the worker also fails a
-  // page with 'internal_error' when its task threw, which is not a block reason.
-  | { kind: PageFailureKind; reason: string };
+  // Which of the two a block reason is comes from contract's BLOCK_REASONS (`outcome`); a page whose task threw
+  // fails with INTERNAL_FAILURE.
+  | { kind: PageFailureKind; reason: PageFailureReason };
 
 export interface CompleteResult {
   /** false: the lease was lost (expired and re-leased) or the crawl has ended; nothing was recorded. */

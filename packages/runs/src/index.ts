@@ -1,1 +1,21 @@
-export { startPageRun, deliverPage, failPageRun, artifactUrl, PAGE_COST, type RunServices } from './page-runs.ts';
+export {
+  BUDGET_BLOCK,
+  crawlBudgetWant,
+  PAGE_COST,
+  reserveCrawlCredits,
+  settleCrawlCredits,
+  type BillingMode,
+  type LedgerDeps,
+} from './billing.ts';
+export { artifactUrl, crawlPageArtifacts, CONTENT_ARTIFACTS, type ContentArtifactKey } from './artifacts.ts';
+export { closeCrawlRun, openCrawlRun, type CrawlRunState } from './crawl-runs.ts';
+export { deliverPage, failPageRun, startPageRun, type RunServices } from './page-runs.ts';
+export {
+  readArtifact,
+  readRun,
+  type ArtifactRead,
+  type CrawlPageLookup,
+  type CrawlRunSource,
+  type RunAccessDeps,
+  type RunRead,
+} from './run-access.ts';

@@ -1,23 +1,17 @@
-import type { Artifact, PublicPageResult, PublicRun } from '@trawl/contract';
-import type { PageArtifact, ScrapedPage } from '@trawl/scrape';
+import type { PageFailureReason, PublicPageResult, PublicRun } from '@trawl/contract';
+import type { ScrapedPage } from '@trawl/scrape';
 import { newId, type RunRecord, type Store } from '@trawl/store';
+import { storePageArtifacts } from './artifacts.ts';
+import { PAGE_COST, refundPageCredit, reservePageCredit, type BillingMode } from './billing.ts';
 
 export interface RunServices {
   store: Store;
-  billingMode: 'shadow' | 'enforce';
+  billingMode: BillingMode;
   artifactRetentionS: number;
   now?: () => number;
 }
 
-
-/** Cost of one delivered page, in credits. */
-export const PAGE_COST = 1;
-
-export function artifactUrl(runId: string, key: string, crawlId?: string): string {
-  const base = `/v1/runs/${encodeURIComponent(runId)}/artifacts/${encodeURIComponent(key)}`;
-  return crawlId ? `${base}?crawl_id=${encodeURIComponent(crawlId)}` : base;
-}
-
+const ledger = (svc: RunServices) => ({ store: svc.store, now: svc.now ?? Date.now });
 const iso = (svc: RunServices) => new Date((svc.now ?? Date.now)()).toISOString();
 
 /**
@@ -32,11 +26,7 @@ export async function startPageRun(
 ): Promise<RunRecord | null> {
   const id = newId('run');
   const at = iso(svc);
-  const reserve = await svc.store.charge(
-    { team_id: teamId, run_id: id, units: PAGE_COST, reason: 'reserve', at },
-    svc.billingMode === 'enforce',
-  );
-  if (!reserve.ok) return null;
+  if (!(await reservePageCredit(ledger(svc), svc.billingMode, teamId, id))) return null;
   const record: RunRecord = {
     team_id: teamId,
     ...(crawlId ? { crawl_id: crawlId } : {}),
@@ -53,42 +43,14 @@ export async function startPageRun(
   return record;
 }
 
-/** Stores the page's artifacts (Markdown, HTML, and any the engine made), charges the credit, completes the run. */
+/** Stores the page's artifacts, charges the credit, completes the run. */
 export async function deliverPage(
   svc: RunServices,
   record: RunRecord,
   page: ScrapedPage,
 ): Promise<{ run: PublicRun; result: PublicPageResult }> {
   const at = iso(svc);
-  const expiresAt = new Date(Date.parse(at) + svc.artifactRetentionS * 1000).toISOString();
-  const files: PageArtifact[] = [
-    { key: 'markdown', contentType: 'text/markdown; charset=utf-8', body: Buffer.from(page.content.markdown, 'utf8') },
-    ...(page.content.html === null
-      ? []
-      : [{ key: 'html', contentType: 'text/html; charset=utf-8', body: Buffer.from(page.content.html, 'utf8') }]),
-    ...page.artifacts,
-  ];
-  const artifacts: Artifact[] = [];
-  for (const f of files) {
-    await svc.store.putArtifact(
-      {
-        run_id: record.run.id,
-        key: f.key,
-        team_id: record.team_id,
-        content_type: f.contentType,
-        crawl_id: record.crawl_id ?? null,
-        created_at: at,
-        expires_at: expiresAt,
-      },
-      f.body,
-    );
-    artifacts.push({
-      key: f.key,
-      url: artifactUrl(record.run.id, f.key, record.crawl_id),
-      content_type: f.contentType,
-      expires_at: expiresAt,
-    });
-  }
+  const artifacts = await storePageArtifacts(svc.store, record, page, at, svc.artifactRetentionS);
   const run: PublicRun = { ...record.run, status: page.status, completed_at: at, cost_units: PAGE_COST };
   const result: PublicPageResult = {
     url: page.url,
@@ -109,10 +71,10 @@ export async function deliverPage(
 export async function failPageRun(
   svc: RunServices,
   record: RunRecord,
-  failure: { blockReason: string; retryable: boolean },
+  failure: { blockReason: PageFailureReason; retryable: boolean },
 ): Promise<PublicRun> {
   const at = iso(svc);
-  await svc.store.charge({ team_id: record.team_id, run_id: record.run.id, units: -PAGE_COST, reason: 'refund', at }, false);
+  await refundPageCredit(ledger(svc), record.team_id, record.run.id);
   const run: PublicRun = { ...record.run, status: 'failed', completed_at: at, cost_units: 0 };
   await svc.store.saveRun({ ...record, run, failure: { block_reason: failure.blockReason, retryable: failure.retryable } });
   return run;

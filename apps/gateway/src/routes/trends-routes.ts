@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TrendsGrain, TrendsJobResponse, type ErrorCode } from '@trawl/contract';
-import { jobView } from '@trawl/trends';
+import { createTrendsJob, readTrendsJob } from '@trawl/trends';
 import { ApiError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
 import { idempotencyFor, withIdempotency } from '../idempotency.ts';
@@ -35,9 +35,9 @@ export function trendsRoutes(ctx: GatewayContext) {
       },
       async (request, reply) =>
         withIdempotency(request, reply, idem, async () => {
-          const job = await ctx.trends.create({ team_id: teamOf(request), request: request.body }, ctx.now());
+          const job = await createTrendsJob(ctx.trends, teamOf(request), request.body, ctx.now());
           ctx.onTrendsJobCreated();
-          return { status: 202, body: { job: jobView(job) }, replayable: true };
+          return { status: 202, body: { job }, replayable: true };
         }),
     );
 
@@ -56,10 +56,9 @@ export function trendsRoutes(ctx: GatewayContext) {
       },
       async (request) => {
         const { job_id } = request.params;
-        const job = await ctx.trends.get(job_id);
-        // Another team's job is indistinguishable from a missing one.
-        if (!job || job.team_id !== teamOf(request)) throw new ApiError('job_not_found', 'no such job', { details: { job_id } });
-        return { job: jobView(job) };
+        const r = await readTrendsJob(ctx.trends, teamOf(request), job_id);
+        if (!r.ok) throw new ApiError('job_not_found', 'no such job', { details: { job_id } });
+        return { job: r.job };
       },
     );
   };

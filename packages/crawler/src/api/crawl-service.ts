@@ -1,32 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import type { CrawlItemsPage, CrawlJob, CrawlRequest, PublicRun } from '@trawl/contract';
 import type { CrawlStore, ShardDirectory } from '@trawl/frontier';
+import { BUDGET_BLOCK, openCrawlRun, reserveCrawlCredits, type BillingMode, type CrawlRunSource } from '@trawl/runs';
 import { newId, type Store } from '@trawl/store';
 import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
 import { buildPlan } from './plan.ts';
-import { crawlJobView, ITEM_ARTIFACTS, itemView, type StoredItem } from './views.ts';
+import { crawlJobView, itemView, type StoredItem } from './views.ts';
 
 export interface CrawlServices {
   store: Store;
   crawls: CrawlStore;
   directory: ShardDirectory;
-  billingMode: 'shadow' | 'enforce';
+  billingMode: BillingMode;
   artifactRetentionS: number;
   now: () => number;
-}
-
-/** Credits moved from the team to a crawl at a time in enforce mode (fewer ledger writes per page). */
-export const BUDGET_BLOCK = 16;
-
-/** Reserves up to `want` credits of the team for a crawl; returns how many it got (enforce mode). */
-export async function reserveCrawlCredits(svc: CrawlServices, teamId: string, runId: string, want: number): Promise<number> {
-  const at = new Date(svc.now()).toISOString();
-  const balance = await svc.store.balance(teamId);
-  const units = Math.min(want, balance);
-  if (units <= 0) return 0;
-  const reason = `crawl_reserve:${randomBytes(6).toString('base64url')}`;
-  const r = await svc.store.charge({ team_id: teamId, run_id: runId, units, reason, at }, true);
-  return r.ok ? units : 0;
 }
 
 export type CreateCrawlResult = { ok: true; crawl: CrawlJob; run: PublicRun } | { ok: false; reason: 'payment_required' };
@@ -41,15 +27,7 @@ export async function createCrawl(svc: CrawlServices, teamId: string, req: Crawl
     prepaid = await reserveCrawlCredits(svc, teamId, ids.run_id, Math.min(BUDGET_BLOCK, plan.max_pages));
     if (prepaid === 0) return { ok: false, reason: 'payment_required' };
   }
-  const run: PublicRun = {
-    id: ids.run_id,
-    type: 'crawl',
-    status: 'queued',
-    created_at: plan.created_at,
-    cost_units: 0,
-    quota: { resource: 'crawl', quantity_reserved: plan.max_pages },
-  };
-  await svc.store.createRun({ run, team_id: teamId, crawl_id: ids.crawl_id });
+  const run = await openCrawlRun(svc.store, ids, plan.created_at, plan.max_pages);
   await svc.crawls.createCrawl(plan, seeds);
   if (prepaid > 0) await svc.crawls.addBudget(ids.crawl_id, prepaid);
   await svc.directory.addActiveCrawl(ids.crawl_id);
@@ -88,31 +66,25 @@ export async function listItems(
   return { ok: true, page: { items, next_cursor: more ? encodeCursor(next) : null } };
 }
 
-export type ArtifactResult =
-  | { ok: true; contentType: string; body: Buffer }
-  | { ok: false; reason: 'not_found' | 'expired' | 'not_crawl_page' };
-
-/** A crawl page's artifact, only for the crawl's team and only when the page belongs to that crawl. */
-export async function crawlPageArtifact(
-  svc: CrawlServices,
-  teamId: string,
-  pageRunId: string,
-  key: string,
-  crawlId: string | undefined,
-): Promise<ArtifactResult> {
-  const ref = parsePageRunId(pageRunId);
-  if (!ref) return { ok: false, reason: 'not_crawl_page' };
-  if (crawlId === undefined || ref.crawlId !== crawlId || !(key in ITEM_ARTIFACTS)) return { ok: false, reason: 'not_found' };
-  const snap = await svc.crawls.getCrawl(crawlId);
-  if (!snap || snap.plan.team_id !== teamId) return { ok: false, reason: 'not_found' };
-  const raw = await svc.crawls.item(crawlId, ref.seq);
-  if (raw === null) return { ok: false, reason: 'not_found' };
-  const item = JSON.parse(raw) as StoredItem;
-  if (Date.parse(item.created_at) + svc.artifactRetentionS * 1000 <= svc.now()) return { ok: false, reason: 'expired' };
-  const k = key as keyof typeof ITEM_ARTIFACTS;
-  const text = k === 'markdown' ? item.content.markdown : item.content.html;
-  if (text === null) return { ok: false, reason: 'not_found' };
-  return { ok: true, contentType: ITEM_ARTIFACTS[k], body: Buffer.from(text, 'utf8') };
+/** What run reads (`@trawl/runs`) need of crawls: a crawl's live state, and the crawl page a page run id names. */
+export function crawlRunSource(svc: CrawlServices): CrawlRunSource {
+  return {
+    async crawlState(teamId, crawlId) {
+      const job = await getCrawlJob(svc, teamId, crawlId);
+      return job && { status: job.status, completed_at: job.completed_at, pages_completed: job.progress.pages_completed };
+    },
+    async crawlPage(teamId, pageRunId, crawlId) {
+      const ref = parsePageRunId(pageRunId);
+      if (!ref) return { kind: 'not_crawl_page' };
+      if (crawlId === undefined || ref.crawlId !== crawlId) return { kind: 'missing' };
+      const snap = await svc.crawls.getCrawl(crawlId);
+      if (!snap || snap.plan.team_id !== teamId) return { kind: 'missing' };
+      const raw = await svc.crawls.item(crawlId, ref.seq);
+      if (raw === null) return { kind: 'missing' };
+      const item = JSON.parse(raw) as StoredItem;
+      return { kind: 'page', createdAt: item.created_at, markdown: item.content.markdown, html: item.content.html };
+    },
+  };
 }
 
 /** Pause or resume a crawl of the team; false when it does not exist or is not in a state that allows it. */

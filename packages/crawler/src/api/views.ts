@@ -1,32 +1,20 @@
 import type { CrawlItem, CrawlJob } from '@trawl/contract';
 import type { CrawlSnapshot } from '@trawl/frontier';
-import { artifactUrl } from '@trawl/runs';
+import { crawlPageArtifacts, PAGE_COST } from '@trawl/runs';
 import { itemId, pageRunId } from './ids.ts';
 
 /** An item as stored: everything derivable from its crawl and position is left out. */
 export type StoredItem = Omit<CrawlItem, 'id' | 'crawl_id' | 'page_run_id' | 'artifacts' | 'usage'>;
 
-export const ITEM_ARTIFACTS = {
-  markdown: 'text/markdown; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-} as const;
-
 export function itemView(crawlId: string, seq: number, stored: StoredItem, retentionS: number): CrawlItem {
   const runId = pageRunId(crawlId, seq);
-  const expires = new Date(Date.parse(stored.created_at) + retentionS * 1000).toISOString();
-  const keys = stored.content.html === null ? (['markdown'] as const) : (['markdown', 'html'] as const);
   return {
     id: itemId(crawlId, seq),
     crawl_id: crawlId,
     page_run_id: runId,
     ...stored,
-    artifacts: keys.map((key) => ({
-      key,
-      url: artifactUrl(runId, key, crawlId),
-      content_type: ITEM_ARTIFACTS[key],
-      expires_at: expires,
-    })),
-    usage: { cost_units: 1, budget_exhausted: false },
+    artifacts: crawlPageArtifacts(runId, crawlId, stored.content.html, stored.created_at, retentionS),
+    usage: { cost_units: PAGE_COST, budget_exhausted: false },
   };
 }
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { INTERNAL_FAILURE } from '@trawl/contract';
 import { isStoreUnavailable, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import { crawlBudgetWant, reserveCrawlCredits } from '@trawl/runs';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
-import { BUDGET_BLOCK, reserveCrawlCredits } from '../api/crawl-service.ts';
 import { CrawlContexts } from './crawl-context.ts';
 import { createPageRunner, type PageRunner } from './crawlee-adapter.ts';
 import { finalizeCrawl } from './finalize.ts';
@@ -81,13 +82,8 @@ export class CrawlWorker {
       topUpBudget: async (crawlId) => {
         const snap = await d.crawls.getCrawl(crawlId);
         if (!snap) return false;
-        const want = Math.min(BUDGET_BLOCK, snap.plan.max_pages - snap.counters.completed);
-        const got = await reserveCrawlCredits(
-          { store: d.store, crawls: d.crawls, directory: d.directory, billingMode: 'enforce', artifactRetentionS: 0, now: Date.now },
-          snap.plan.team_id,
-          snap.plan.run_id,
-          Math.max(1, want),
-        );
+        const want = crawlBudgetWant(snap.plan.max_pages, snap.counters.completed);
+        const got = await reserveCrawlCredits({ store: d.store, now: Date.now }, snap.plan.team_id, snap.plan.run_id, want);
         if (got > 0) await d.crawls.addBudget(crawlId, got);
         return got > 0;
       },
@@ -117,7 +113,7 @@ export class CrawlWorker {
         // Never rejects: Crawlee would log the failed request (with its URL) and count it as its own.
         await durable<unknown>(this.deps, () =>
           last
-            ? d.crawls.complete(crawlId, lease, { kind: 'failed', reason: 'internal_error' }, [], Date.now())
+            ? d.crawls.complete(crawlId, lease, { kind: 'failed', reason: INTERNAL_FAILURE }, [], Date.now())
             : d.crawls.requeue(crawlId, lease, 'internal'),
         ).catch(onError);
       }

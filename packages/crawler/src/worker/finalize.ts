@@ -1,4 +1,5 @@
 import { TERMINAL_STATUSES, whileStoreUnavailable, type CrawlSnapshot, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import { closeCrawlRun, settleCrawlCredits } from '@trawl/runs';
 import type { Store } from '@trawl/store';
 
 export interface FinalizeDeps {
@@ -28,22 +29,12 @@ export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Pr
 
 async function settle(deps: FinalizeDeps, snap: CrawlSnapshot): Promise<void> {
   const { plan } = snap;
-  const at = new Date().toISOString();
+  const ledger = { store: deps.store, now: Date.now };
   const delivered = snap.counters.completed;
-  if (plan.billing_mode === 'shadow') {
-    if (delivered > 0) {
-      await deps.store.charge({ team_id: plan.team_id, run_id: plan.run_id, units: delivered, reason: 'crawl_pages', at }, false);
-    }
-  } else if (snap.budget > 0) {
-    await deps.store.charge({ team_id: plan.team_id, run_id: plan.run_id, units: -snap.budget, reason: 'crawl_refund', at }, false);
-  }
-  const record = await deps.store.getRun(plan.run_id);
-  if (record) {
-    await deps.store.saveRun({
-      ...record,
-      run: { ...record.run, status: snap.status, completed_at: snap.completed_at ?? at, cost_units: delivered },
-    });
-  }
+  const account = { mode: plan.billing_mode, teamId: plan.team_id, runId: plan.run_id, delivered, unusedBudget: snap.budget };
+  await settleCrawlCredits(ledger, account);
+  const completedAt = snap.completed_at ?? new Date().toISOString();
+  await closeCrawlRun(deps.store, plan.run_id, { status: snap.status, completed_at: completedAt, pages_completed: delivered });
   for (const host of await deps.crawls.hostsOf(plan.crawl_id)) await deps.directory.unregisterCrawl(host, plan.crawl_id);
   await deps.crawls.expireCrawl(plan.crawl_id, deps.retentionMs);
   // Leases still out (a worker may have died holding some) keep the crawl on the sweeper's list until they lapse.
