@@ -108,7 +108,26 @@ export interface Ledger {
   entries(teamId: string, limit: number): Promise<LedgerEntry[]>;
 }
 
-export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger {
+/** Where a remembered selector memory lives: one team, one registrable domain, one extraction schema. */
+export interface SelectorMemoryKey {
+  team_id: string;
+  domain: string;
+  schema_key: string;
+}
+
+/** The largest selector memory value a store keeps (bytes of its JSON); a larger one is not stored. */
+export const MAX_SELECTOR_MEMORY_BYTES = 64 * 1024;
+
+/**
+ * Adaptive extraction's selector memory: one opaque JSON value per key, never shared between teams and never shown
+ * to callers. It expires after `ttlS` unused: every read restarts the clock.
+ */
+export interface SelectorMemoryStore {
+  getSelectorMemory(key: SelectorMemoryKey, ttlS: number): Promise<string | null>;
+  putSelectorMemory(key: SelectorMemoryKey, value: string, ttlS: number): Promise<void>;
+}
+
+export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger, SelectorMemoryStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers, rejects when it cannot be reached (health checks). Memory: always fine. */
   ping(): Promise<void>;

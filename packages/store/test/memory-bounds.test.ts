@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MEMORY_IDEMPOTENCY_KEYS, MAX_MEMORY_LEDGER_ENTRIES, MemoryStore } from '../src/index.ts';
+import { MAX_MEMORY_IDEMPOTENCY_KEYS, MAX_MEMORY_LEDGER_ENTRIES, MAX_MEMORY_SELECTOR_MEMORIES, MemoryStore } from '../src/index.ts';
 
 /** Embedded mode keeps state in maps: those a caller can grow by sending requests are bounded. */
 describe('memory store bounds', () => {
@@ -30,6 +30,16 @@ describe('memory store bounds', () => {
     // A repeated (run, reason) is still recorded once.
     await store.charge({ team_id: 'team_a', run_id: `run_${n - 1}`, units: 1, reason: 'reserve', at: new Date().toISOString() }, false);
     expect(await store.balance('team_a')).toBe(-n);
+    await store.close();
+  });
+
+  it('keeps at most MAX_MEMORY_SELECTOR_MEMORIES selector memories, forgetting the least recently used first', async () => {
+    const store = new MemoryStore();
+    const key = (i: number) => ({ team_id: 'team_a', domain: `d${i}.test`, schema_key: 's' });
+    for (let i = 0; i <= MAX_MEMORY_SELECTOR_MEMORIES; i++) await store.putSelectorMemory(key(i), `m${i}`, 60);
+    expect(await store.getSelectorMemory(key(0), 60)).toBeNull();
+    expect(await store.getSelectorMemory(key(1), 60)).toBe('m1');
+    expect(await store.getSelectorMemory(key(MAX_MEMORY_SELECTOR_MEMORIES), 60)).toBe(`m${MAX_MEMORY_SELECTOR_MEMORIES}`);
     await store.close();
   });
 });

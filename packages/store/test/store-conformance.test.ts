@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStore, RedisStore, type Store, type RunRecord } from '../src/index.ts';
+import { MAX_SELECTOR_MEMORY_BYTES, MemoryStore, RedisStore, type Store, type RunRecord } from '../src/index.ts';
 import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
 
 const redis = useRedis();
@@ -128,5 +128,39 @@ describe.each(backends)('store conformance: %s', (_name, make) => {
     expect(await store.charge({ team_id: 'team_l', run_id: 'r3', units: 1, reason: 'page', at }, false)).toEqual({ ok: true, balance: -1 });
     expect(await store.balance('team_l')).toBe(-1);
     expect((await store.entries('team_l', 10)).map((e) => e.run_id)).toEqual(['r3', 'r2', 'r1']);
+  });
+
+  it('selector memory: kept per team, domain and schema, never across teams', async () => {
+    const key = { team_id: 'team_m', domain: 'shop.test', schema_key: 's1' };
+    expect(await store.getSelectorMemory(key, 60)).toBeNull();
+    await store.putSelectorMemory(key, '{"v":1}', 60);
+    expect(await store.getSelectorMemory(key, 60)).toBe('{"v":1}');
+    expect(await store.getSelectorMemory({ ...key, team_id: 'team_other' }, 60)).toBeNull();
+    expect(await store.getSelectorMemory({ ...key, domain: 'other.test' }, 60)).toBeNull();
+    expect(await store.getSelectorMemory({ ...key, schema_key: 's2' }, 60)).toBeNull();
+    await store.putSelectorMemory(key, '{"v":2}', 60);
+    expect(await store.getSelectorMemory(key, 60)).toBe('{"v":2}');
+  });
+
+  it('selector memory: expires after its time unused, and each read restarts the clock', async () => {
+    const key = { team_id: 'team_m', domain: 'ttl.test', schema_key: 's1' };
+    // Redis keeps its own clock, so time passes for real here as well as on the injected clock.
+    const pass = async (ms: number) => {
+      await new Promise((r) => setTimeout(r, ms));
+      clock.t += ms;
+    };
+    await store.putSelectorMemory(key, 'x', 1);
+    await pass(600);
+    expect(await store.getSelectorMemory(key, 1)).toBe('x');
+    await pass(600);
+    expect(await store.getSelectorMemory(key, 1)).toBe('x');
+    await pass(1_200);
+    expect(await store.getSelectorMemory(key, 1)).toBeNull();
+  });
+
+  it('selector memory: a value over the size bound is not stored', async () => {
+    const key = { team_id: 'team_m', domain: 'big.test', schema_key: 's1' };
+    await store.putSelectorMemory(key, 'y'.repeat(MAX_SELECTOR_MEMORY_BYTES + 1), 60);
+    expect(await store.getSelectorMemory(key, 60)).toBeNull();
   });
 });

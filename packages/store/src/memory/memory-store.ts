@@ -1,11 +1,13 @@
 import { LruMap } from '@trawl/contract';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
+import { MAX_SELECTOR_MEMORY_BYTES } from '../types.ts';
 import type {
   ApiKeyRecord,
   ArtifactMeta,
   IdempotencyBegin,
   LedgerEntry,
   RunRecord,
+  SelectorMemoryKey,
   Store,
   StoredResponse,
   TeamRecord,
@@ -25,6 +27,12 @@ export const MAX_MEMORY_LEDGER_ENTRIES = 1_000;
  */
 export const MAX_MEMORY_CHARGE_MARKS = 100_000;
 
+/**
+ * Selector memories kept (one per team, domain and extraction schema, each at most MAX_SELECTOR_MEMORY_BYTES and
+ * usually a few KiB); past the bound the least recently used is forgotten and relearned from its next page.
+ */
+export const MAX_MEMORY_SELECTOR_MEMORIES = 2_000;
+
 interface IdemEntry {
   fingerprint: string;
   response: StoredResponse | null;
@@ -42,6 +50,7 @@ export class MemoryStore implements Store {
   private balances = new Map<string, number>();
   private ledger = new Map<string, LedgerEntry[]>();
   private charged = new LruMap<string, true>(MAX_MEMORY_CHARGE_MARKS);
+  private selectorMemories = new LruMap<string, { value: string; expires: number }>(MAX_MEMORY_SELECTOR_MEMORIES);
   private sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -169,8 +178,25 @@ export class MemoryStore implements Store {
     clearInterval(this.sweeper);
   }
 
+  async getSelectorMemory(key: SelectorMemoryKey, ttlS: number): Promise<string | null> {
+    const k = selectorMemoryKey(key);
+    const e = this.selectorMemories.get(k);
+    if (!e) return null;
+    if (e.expires <= this.now()) {
+      this.selectorMemories.delete(k);
+      return null;
+    }
+    e.expires = this.now() + ttlS * 1000;
+    return e.value;
+  }
+  async putSelectorMemory(key: SelectorMemoryKey, value: string, ttlS: number): Promise<void> {
+    if (Buffer.byteLength(value, 'utf8') > MAX_SELECTOR_MEMORY_BYTES) return;
+    this.selectorMemories.set(selectorMemoryKey(key), { value, expires: this.now() + ttlS * 1000 });
+  }
+
   private sweep() {
     const now = this.now();
+    for (const [k, e] of [...this.selectorMemories.entries()]) if (e.expires <= now) this.selectorMemories.delete(k);
     for (const [k, e] of [...this.idem.entries()]) if (e.expires <= now) this.idem.delete(k);
     for (const a of this.artifacts.values()) {
       if (a.meta.expires_at !== null && Date.parse(a.meta.expires_at) <= now) a.body = null;
@@ -181,4 +207,8 @@ export class MemoryStore implements Store {
 function publicKey(k: ApiKeyRecord & { hash: string }): ApiKeyRecord {
   const { hash: _hash, ...rest } = k;
   return { ...rest, scopes: [...rest.scopes] };
+}
+
+function selectorMemoryKey(k: SelectorMemoryKey): string {
+  return JSON.stringify([k.team_id, k.domain, k.schema_key]);
 }

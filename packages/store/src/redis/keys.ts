@@ -40,4 +40,7 @@ export class StoreKeys {
   ledgerEntries(teamId: string) {
     return `${this.prefix}ledger:{${teamId}}:entries`;
   }
+  selectorMemory(teamId: string, domain: string, schemaKey: string) {
+    return `${this.prefix}selmem:${teamId}:${domain}:${schemaKey}`;
+  }
 }

@@ -1,4 +1,4 @@
-import { getBuffer, loadScripts, type RedisConnection } from '@trawl/redis';
+import { getBuffer, loadScripts, sendCommand, type RedisConnection } from '@trawl/redis';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
 import { ARTIFACT_TOMBSTONE_S } from '../retention.ts';
 import type {
@@ -7,9 +7,11 @@ import type {
   IdempotencyBegin,
   LedgerEntry,
   RunRecord,
+  SelectorMemoryKey,
   Store,
   TeamRecord,
 } from '../types.ts';
+import { MAX_SELECTOR_MEMORY_BYTES } from '../types.ts';
 import { StoreKeys } from './keys.ts';
 
 const scripts = loadScripts(new URL('./lua/', import.meta.url), [
@@ -173,6 +175,16 @@ export class RedisStore implements Store {
   async entries(teamId: string, limit: number) {
     const list = await this.redis.lRange(this.k.ledgerEntries(teamId), -limit, -1);
     return list.map((s) => JSON.parse(s) as LedgerEntry).reverse();
+  }
+
+  async getSelectorMemory(key: SelectorMemoryKey, ttlS: number): Promise<string | null> {
+    // GETEX reads and restarts the time-to-live in one step: memory expires only after ttlS unused.
+    const k = this.k.selectorMemory(key.team_id, key.domain, key.schema_key);
+    return sendCommand<string | null>(this.redis, ['GETEX', k, 'EX', String(ttlS)]);
+  }
+  async putSelectorMemory(key: SelectorMemoryKey, value: string, ttlS: number): Promise<void> {
+    if (Buffer.byteLength(value, 'utf8') > MAX_SELECTOR_MEMORY_BYTES) return;
+    await this.redis.set(this.k.selectorMemory(key.team_id, key.domain, key.schema_key), value, { expiration: { type: 'EX', value: ttlS } });
   }
 
   async ping() {
