@@ -59,6 +59,27 @@ module.exports = {
       to: { path: '^packages/[^/]+/src/', pathNot: ['^packages/$2/', '^packages/[^/]+/src/index\\.ts$'] },
     },
     {
+      name: 'test-support-by-name',
+      comment: 'test helpers are imported as @trawl/test-support/..., never by a relative path into test/support',
+      severity: 'error',
+      from: { pathNot: '^test/support/' },
+      to: { path: '^test/support/', dependencyTypesNot: ['aliased-workspace'] },
+    },
+    {
+      name: 'no-test-support-in-src',
+      comment: 'src/ never imports the test helpers (@trawl/test-support)',
+      severity: 'error',
+      from: { path: '^(packages|apps)/[^/]+/src/' },
+      to: { path: '^test/support/' },
+    },
+    {
+      name: 'test-support-public-index-only',
+      comment: 'the test helpers use a package through its src/index.ts, like any other package',
+      severity: 'error',
+      from: { path: '^test/support/' },
+      to: { path: '^packages/[^/]+/src/', pathNot: '^packages/[^/]+/src/index\\.ts$' },
+    },
+    {
       name: 'no-package-cycles',
       comment: 'no import cycle that crosses packages',
       severity: 'error',

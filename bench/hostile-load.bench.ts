@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { ORDINARY_MARKER } from '../test/support/hostile-site.ts';
+import { ORDINARY_MARKER } from '@trawl/test-support/hostile-site.ts';
 import { startNodeProcess, stop } from './support/processes.ts';
 import type { ScenarioResult } from './support/table.ts';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { MATRIX, type MatrixPage } from '../test/support/render-matrix/pages.ts';
-import { judge } from '../test/support/render-matrix/text.ts';
+import { MATRIX, type MatrixPage } from '@trawl/test-support/render-matrix/pages.ts';
+import { judge } from '@trawl/test-support/render-matrix/text.ts';
 import { startNodeProcess, stop } from './support/processes.ts';
 import type { ScenarioResult } from './support/table.ts';
 

@@ -1,4 +1,4 @@
-import { startFixtureSite } from '../../test/support/fixture-site.ts';
+import { startFixtureSite } from '@trawl/test-support/fixture-site.ts';
 
 // A fixture site in its own process, so the benchmark client does not share its event loop.
 const site = await startFixtureSite();

@@ -1,4 +1,4 @@
-import { startHostileSite } from '../../test/support/hostile-site.ts';
+import { startHostileSite } from '@trawl/test-support/hostile-site.ts';
 
 // The hostile fixture site (test/support/hostile-site.ts) in its own process, announcing its port as JSON.
 const site = await startHostileSite();

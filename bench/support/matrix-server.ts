@@ -1,4 +1,4 @@
-import { startMatrixSite } from '../../test/support/render-matrix/site.ts';
+import { startMatrixSite } from '@trawl/test-support/render-matrix/site.ts';
 
 // The render-fidelity matrix in its own process, so the benchmark client does not share its event loop.
 const site = await startMatrixSite();

@@ -58,7 +58,7 @@ export async function trawlEmbedded(port: number, hosts: number, env: Record<str
 }
 
 async function startRedis(): Promise<{ child: ChildProcess; url: string; dir: string }> {
-  const { freePort } = await import('../../test/support/free-port.ts');
+  const { freePort } = await import('@trawl/test-support/free-port.ts');
   const p = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-redis-'));
   const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {

@@ -5,8 +5,8 @@ import { isStoreUnavailable, type Lease } from '@trawl/frontier';
 import { createRuntime, type Runtime } from '@trawl/runtime';
 import { CrawlContexts } from '../../packages/crawler/src/worker/crawl-context.ts';
 import { runPageTask, type PageTaskDeps } from '../../packages/crawler/src/worker/page-task.ts';
-import { startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
-import { randomPrefix, startRedisServer, type RedisServer } from '../support/redis-server.ts';
+import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
+import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 /**
  * One crawl page's result against a real Redis that goes away after the page was leased: within

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse, type CrawlJob } from '@trawl/contract';
-import { allItems, checkProgress, duplicates, sorted, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { CRAWL_TEST_ENV } from '../support/crawl-modes.ts';
-import { defineTreeWeb, startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
-import { startGatewayProcess, startWorkerProcess, stopAllProcesses, type ManagedProcess } from '../support/processes.ts';
-import { randomPrefix, startRedisServer, type RedisServer } from '../support/redis-server.ts';
-import { createTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '../support/trends-client.ts';
+import { allItems, checkProgress, duplicates, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { CRAWL_TEST_ENV } from '@trawl/test-support/crawl-modes.ts';
+import { defineTreeWeb, startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
+import { startGatewayProcess, startWorkerProcess, stopAllProcesses, type ManagedProcess } from '@trawl/test-support/processes.ts';
+import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
+import { createTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '@trawl/test-support/trends-client.ts';
 import { startTrendsSimulator, type TrendsSimulator } from '../../apps/trends-simulator/src/simulator.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allItems, sorted, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, type CrawlEnv } from '../support/crawl-modes.ts';
-import { startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
+import { allItems, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
 
 /**
  * Issue 5: a crawl with `browser` set renders its pages in Chromium while staying an asynchronous job on the

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlItem } from '@trawl/contract';
-import type { TestGateway } from '../support/gateway.ts';
-import { allItems, duplicates, sorted, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '../support/crawl-modes.ts';
-import { defineTreeWeb, startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
-import { connect } from '../support/redis-server.ts';
+import type { TestGateway } from '@trawl/test-support/gateway.ts';
+import { allItems, duplicates, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { defineTreeWeb, startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
+import { connect } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Issue 3 point 8: max_pages is exact with one and with three workers on a web far larger than the cap (the

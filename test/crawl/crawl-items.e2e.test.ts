@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse, type CrawlItem } from '@trawl/contract';
-import { allItems, duplicates, getCrawl, isTerminal, itemsPage, sleep, startCrawl, waitForCrawl, withKey } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '../support/crawl-modes.ts';
-import { startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
+import { allItems, duplicates, getCrawl, isTerminal, itemsPage, sleep, startCrawl, waitForCrawl, withKey } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
 
 /**
  * Issue 3 points 1, 6 and 8: items pagination returns every item once across cursor pages while the crawl is

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allItems, sleep, sorted, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '../support/crawl-modes.ts';
-import { startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
-import { connect } from '../support/redis-server.ts';
+import { allItems, sleep, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
+import { connect } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Issue 3 point 8: a redirect that leaves the scope is not followed; a 429 with Retry-After slows the host (in

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlJob } from '@trawl/contract';
-import { allItems, duplicates, getCrawl, sorted, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '../support/crawl-modes.ts';
-import { defineTreeWeb, startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
-import { startGatewayProcess } from '../support/processes.ts';
-import { connect } from '../support/redis-server.ts';
+import { allItems, duplicates, getCrawl, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { defineTreeWeb, startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
+import { startGatewayProcess } from '@trawl/test-support/processes.ts';
+import { connect } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Issue 3 point 8: a worker dies in the middle of a crawl (cluster: kill -9 of a worker process; embedded: one of

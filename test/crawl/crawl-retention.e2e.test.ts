@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse } from '@trawl/contract';
-import { allItems, sleep, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '../support/crawl-modes.ts';
-import { startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
+import { allItems, sleep, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
 
 /** An ended crawl is kept for TRAWL_CRAWL_RETENTION_S, then forgotten (its run record stays). */
 let site: CrawlSite;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlCreateResponse, PublicErrorResponse, RunResponse } from '@trawl/contract';
-import { allItems, getCrawl, sleep, startCrawl, waitForCrawl, withKey, type Caller } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '../support/crawl-modes.ts';
-import { startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
+import { allItems, getCrawl, sleep, startCrawl, waitForCrawl, withKey, type Caller } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
 
 /**
  * Issue 3 points 1, 2 and 5 through the routes: 202 and Idempotency-Key on POST /v1/crawl, validation that names

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCrawl, sleep, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '../support/crawl-modes.ts';
-import { startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
+import { getCrawl, sleep, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
 
 /**
  * Workers hear of new work when it is announced, not at their next heartbeat: here the heartbeat is 30 s, so a

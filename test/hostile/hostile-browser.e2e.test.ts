@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { startHostileSite, type HostileSite } from '../support/hostile-site.ts';
+import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { startHostileSite, type HostileSite } from '@trawl/test-support/hostile-site.ts';
 import { DEADLINE_MS, expectError, expectOnTime, ordinaryWhile, resultOf, timedCall, warmUp, ORDINARY_BOUND_MS } from './hostile-checks.ts';
 
 /**

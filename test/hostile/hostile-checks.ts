@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { PageRunResponse, PublicErrorResponse } from '@trawl/contract';
-import type { TestGateway } from '../support/gateway.ts';
-import { ORDINARY_MARKER, type HostileSite } from '../support/hostile-site.ts';
+import type { TestGateway } from '@trawl/test-support/gateway.ts';
+import { ORDINARY_MARKER, type HostileSite } from '@trawl/test-support/hostile-site.ts';
 
 /**
  * The longest an ordinary Fetch may take while hostile pages are in flight. Before the content deadlines one waited

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allItems, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { startHostileSite, type HostileSite } from '../support/hostile-site.ts';
-import { ORDINARY_MARKER } from '../support/hostile-site.ts';
+import { allItems, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { startHostileSite, type HostileSite } from '@trawl/test-support/hostile-site.ts';
+import { ORDINARY_MARKER } from '@trawl/test-support/hostile-site.ts';
 import { DEADLINE_MS, ordinaryWhile, warmUp, ORDINARY_BOUND_MS } from './hostile-checks.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PageRunResponse } from '@trawl/contract';
-import { eachConcurrently, expectWholeRender, MATRIX_PAGES, useMatrixGateway } from '../support/render-matrix/checks.ts';
-import { MATRIX, matrixPage, type MatrixPage } from '../support/render-matrix/pages.ts';
+import { eachConcurrently, expectWholeRender, MATRIX_PAGES, useMatrixGateway } from '@trawl/test-support/render-matrix/checks.ts';
+import { MATRIX, matrixPage, type MatrixPage } from '@trawl/test-support/render-matrix/pages.ts';
 
 /**
  * Issue 10: every page of the render matrix comes back whole from POST /v1/browser-scrape, every time, with the

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allItems, startCrawl, waitForCrawl } from '../support/crawl-client.ts';
-import { MODES, startCrawlEnv, type CrawlEnv } from '../support/crawl-modes.ts';
-import { expectWholeRender } from '../support/render-matrix/checks.ts';
-import { MATRIX, matrixPage } from '../support/render-matrix/pages.ts';
-import { startMatrixSite, type MatrixSite } from '../support/render-matrix/site.ts';
+import { allItems, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { MODES, startCrawlEnv, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { expectWholeRender } from '@trawl/test-support/render-matrix/checks.ts';
+import { MATRIX, matrixPage } from '@trawl/test-support/render-matrix/pages.ts';
+import { startMatrixSite, type MatrixSite } from '@trawl/test-support/render-matrix/site.ts';
 
 /** Issue 10: a crawl with browser controls reads every page of the render matrix whole, in both modes. */
 let site: MatrixSite;

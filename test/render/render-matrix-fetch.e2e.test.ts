@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PageRunResponse } from '@trawl/contract';
-import { eachConcurrently, expectWholeRender, MATRIX_PAGES, useMatrixGateway } from '../support/render-matrix/checks.ts';
-import { MATRIX } from '../support/render-matrix/pages.ts';
-import { judge } from '../support/render-matrix/text.ts';
+import { eachConcurrently, expectWholeRender, MATRIX_PAGES, useMatrixGateway } from '@trawl/test-support/render-matrix/checks.ts';
+import { MATRIX } from '@trawl/test-support/render-matrix/pages.ts';
+import { judge } from '@trawl/test-support/render-matrix/text.ts';
 
 /**
  * Issue 10: Fetch's waterfall on the render matrix. A page the light engine reads whole stays light; every page

@@ -4,7 +4,7 @@ import { createLightEngine, type LightEngine } from '@trawl/engines';
 import { HostResolverRules, SsrfGuard } from '@trawl/net';
 import { MemoryRateLimiter, TrendsClient, UpstreamError } from '@trawl/trends';
 import { startTrendsSimulator, type TrendsSimulator } from '../../apps/trends-simulator/src/simulator.ts';
-import { startForwardProxy } from '../support/fixture-proxies.ts';
+import { startForwardProxy } from '@trawl/test-support/fixture-proxies.ts';
 
 /** The upstream client against the simulator, through the real light engine and SSRF guard. */
 const GRAIN: TrendsGrain = { keyword: 'pizza', geo: '', timeframe: '2021-01-01 2021-12-31', category: 0, property: '', hl: 'en-US', tz: 360 };

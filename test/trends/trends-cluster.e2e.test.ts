@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTrendsSimulator, type TrendsSimulator } from '../../apps/trends-simulator/src/simulator.ts';
-import { startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { maxInWindow } from '../support/max-in-window.ts';
-import { startWorkerProcess, stopAllProcesses, type ManagedProcess } from '../support/processes.ts';
-import { connect, randomPrefix, startRedisServer, type RedisServer } from '../support/redis-server.ts';
-import { createTrendsJob, getTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '../support/trends-client.ts';
+import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { maxInWindow } from '@trawl/test-support/max-in-window.ts';
+import { startWorkerProcess, stopAllProcesses, type ManagedProcess } from '@trawl/test-support/processes.ts';
+import { connect, randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
+import { createTrendsJob, getTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '@trawl/test-support/trends-client.ts';
 
 /**
  * Issue 4 in cluster mode: jobs live in a real redis-server, the gateway runs no runner, and real `npm run worker`

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PublicErrorResponse, TrendsJobResponse } from '@trawl/contract';
 import { startTrendsSimulator, type TrendsSimulator } from '../../apps/trends-simulator/src/simulator.ts';
-import { startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { createTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '../support/trends-client.ts';
+import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { createTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '@trawl/test-support/trends-client.ts';
 
 /**
  * Issue 4 in embedded mode: the gateway runs the job runner in-process against the Google Trends simulator,

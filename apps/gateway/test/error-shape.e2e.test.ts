@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse } from '@trawl/contract';
-import { startTestGateway, TEST_KEY, type TestGateway } from '../../../test/support/gateway.ts';
+import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
 
 // Errors raised before any route runs (Node's HTTP parser, Fastify's router) and by admin tRPC keep the
 // contract's shape and never echo what the caller sent. Raw sockets: fetch() would refuse to send most of these.

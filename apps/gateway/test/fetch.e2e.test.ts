@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageRunResponse, PublicErrorResponse, RunResponse } from '@trawl/contract';
-import { startTestGateway, type TestGateway } from '../../../test/support/gateway.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
+import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { startFixtureSite } from '@trawl/test-support/fixture-site.ts';
 
 let site: Awaited<ReturnType<typeof startFixtureSite>>;
 let gw: TestGateway;

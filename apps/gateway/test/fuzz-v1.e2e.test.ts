@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse } from '@trawl/contract';
-import { startTestGateway, TEST_KEY, type TestGateway } from '../../../test/support/gateway.ts';
+import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
 
 // Property: whatever body and headers a caller sends to a /v1 route, the answer is a success or the contract's
 // error object, never a 5xx but the contract's 502 for a target that fails. Targets are addresses the SSRF guard

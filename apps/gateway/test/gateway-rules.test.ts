@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse } from '@trawl/contract';
-import { startTestGateway, TEST_KEY, type TestGateway } from '../../../test/support/gateway.ts';
+import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
 
 let gw: TestGateway;
 beforeAll(async () => {

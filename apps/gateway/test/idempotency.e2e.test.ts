@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageRunResponse, PublicErrorResponse } from '@trawl/contract';
-import { startTestGateway, type TestGateway } from '../../../test/support/gateway.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import { randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { startFixtureSite } from '@trawl/test-support/fixture-site.ts';
+import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 let site: Awaited<ReturnType<typeof startFixtureSite>>;
 let redis: RedisServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestGateway, type TestGateway } from '../../../test/support/gateway.ts';
+import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
 
 let gw: TestGateway;
 const routes: { method: string; url: string }[] = [];

@@ -7,8 +7,8 @@ import { RedisStore } from '@trawl/store';
 import { bootstrapDefaultTeam } from '../src/bootstrap.ts';
 import { toApiError } from '../src/plugins/errors.ts';
 import { STORE_RETRY_AFTER_S } from '../src/store-unavailable.ts';
-import { startTestGateway, TEST_KEY, type TestGateway } from '../../../test/support/gateway.ts';
-import { randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 /**
  * The gateway in cluster mode while its Redis is stopped and started again (a real redis-server, no persistence):

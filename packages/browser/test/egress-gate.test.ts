@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { HostResolverRules, SsrfGuard, type LookupAll } from '@trawl/net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCanary, type Canary } from '../../../test/support/canary.ts';
+import { startCanary, type Canary } from '@trawl/test-support/canary.ts';
 import { startEgressGate, parseAuthority, type EgressGate } from '../src/egress-gate.ts';
 import { EgressPolicy } from '../src/egress-policy.ts';
 import { startBrowserSite, type BrowserSite } from './support/browser-site.ts';

@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCanary, type Canary } from '../../../test/support/canary.ts';
+import { startCanary, type Canary } from '@trawl/test-support/canary.ts';
 import { createBrowserPool, type BrowserPool } from '../src/index.ts';
 import { startBrowserSite, type BrowserSite } from './support/browser-site.ts';
 import { strings, testGuard, within } from './setup.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFailingProxy, startFixtureSite, startForwardProxy, type FixtureSite } from '../../../test/support/fixture-site.ts';
+import { startFailingProxy, startFixtureSite, startForwardProxy, type FixtureSite } from '@trawl/test-support/fixture-site.ts';
 import { createLightEngine } from '../src/index.ts';
 import { testGuard, within } from './test-setup.ts';
 

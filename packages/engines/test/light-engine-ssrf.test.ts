@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCanary, startCanaryWithDecoy, type Canary } from '../../../test/support/canary.ts';
-import { startFixtureSite, startForwardProxy, type FixtureSite } from '../../../test/support/fixture-site.ts';
+import { startCanary, startCanaryWithDecoy, type Canary } from '@trawl/test-support/canary.ts';
+import { startFixtureSite, startForwardProxy, type FixtureSite } from '@trawl/test-support/fixture-site.ts';
 import { createLightEngine } from '../src/index.ts';
 import { FIXTURE_RULES, testGuard, within } from './test-setup.ts';
 

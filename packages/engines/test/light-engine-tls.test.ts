@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfSignedCertificate } from '../../../test/support/tls-certificate.ts';
+import { selfSignedCertificate } from '@trawl/test-support/tls-certificate.ts';
 import { createLightEngine, type LightEngine } from '../src/index.ts';
 import { testGuard, within } from './test-setup.ts';
 

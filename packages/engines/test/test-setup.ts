@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { HostResolverRules, SsrfGuard, type LookupAll } from '@trawl/net';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site.ts';
+import { startFixtureSite, type FixtureSite } from '@trawl/test-support/fixture-site.ts';
 import { createLightEngine, type LightEngine } from '../src/index.ts';
 
 /** Tests never use real DNS: any name not mapped by the rules fails like getaddrinfo would. */

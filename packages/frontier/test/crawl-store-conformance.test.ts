@@ -7,7 +7,7 @@ import {
   type CrawlStore,
   type FrontierRequest,
 } from '../src/index.ts';
-import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
+import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
 
 const redis = useRedis();
 

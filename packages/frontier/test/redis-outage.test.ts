@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '@trawl/redis';
 import { RedisShardDirectory } from '../src/index.ts';
-import { randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 /**
  * The wake-up channel across a Redis restart (a real redis-server stopped and started again): the subscription

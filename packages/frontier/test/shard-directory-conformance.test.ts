@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConnection } from '@trawl/redis';
 import { MemoryShardDirectory, RedisShardDirectory, type ShardDirectory } from '../src/index.ts';
-import { connect, randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
+import { connect, randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
 
 const redis = useRedis();
 // A second connection, as a second process would have.

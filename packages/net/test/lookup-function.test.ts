@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCanary, type Canary } from '../../../test/support/canary.ts';
+import { startCanary, type Canary } from '@trawl/test-support/canary.ts';
 import { BlockedTargetError, HostResolverRules, SsrfGuard, type LookupAll, type LookupFunction } from '../src/index.ts';
 
 const noDns: LookupAll = async () => {

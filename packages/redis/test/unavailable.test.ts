@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientOfflineError } from 'redis';
 import { connectRedis, isStoreUnavailable, whileStoreUnavailable, type RedisConnection } from '../src/index.ts';
-import { randomPrefix, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 /** Outage handling against a real redis-server that is stopped and started again under a live connection. */
 let server: RedisServer;

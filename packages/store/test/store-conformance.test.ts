@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SELECTOR_MEMORY_BYTES, MemoryStore, RedisStore, type Store, type RunRecord } from '../src/index.ts';
-import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
+import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
 
 const redis = useRedis();
 

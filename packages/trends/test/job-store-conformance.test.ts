@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrendsGrain, TrendsResult } from '@trawl/contract';
 import { MemoryTrendsJobStore, RedisTrendsJobStore, WORKER_LOST, type TrendsJobStore } from '../src/index.ts';
-import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
+import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
 
 const redis = useRedis();
 

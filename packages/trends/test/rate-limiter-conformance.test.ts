@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acquire, MemoryRateLimiter, RedisRateLimiter, type RateLimitSettings, type UpstreamRateLimiter } from '../src/index.ts';
-import { maxInWindow } from '../../../test/support/max-in-window.ts';
-import { randomPrefix, useRedis } from '../../../test/support/redis-server.ts';
+import { maxInWindow } from '@trawl/test-support/max-in-window.ts';
+import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
 
 const redis = useRedis();
 
