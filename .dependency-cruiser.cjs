@@ -3,12 +3,12 @@
 // explains the layers; a new package gets a rank here.
 const RANKS = {
   contract: 0, config: 0, net: 0, redis: 0,
-  content: 1, engines: 1, store: 1, frontier: 1,
+  content: 1, 'light-engine': 1, store: 1, frontier: 1,
   browser: 2,
   scrape: 3,
   runs: 4, trends: 4,
   crawler: 5,
-  runtime: 6,
+  process: 6,
 };
 const names = (pred) => Object.keys(RANKS).filter(pred).join('|');
 
@@ -30,7 +30,7 @@ const ADAPTERS = [
   ['redis', '^packages/redis/src/(client|unavailable)\\.ts$'],
   ['turndown', '^packages/content/src/markdown/(markdown|block-rules|inline-rules|table-rules|nodes)\\.ts$'], // turndown and our rules for it
   ['(htmlparser2|domhandler)', '^packages/content/src/html-parser\\.ts$'],
-  ['got-scraping', '^packages/engines/src/got-scraping-client\\.ts$'],
+  ['got-scraping', '^packages/light-engine/src/got-scraping-client\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { normalizeContent } from '@trawl/content';
-import { createLightEngine } from '@trawl/engines';
+import { createLightEngine } from '@trawl/light-engine';
 import { HostResolverRules, SsrfGuard } from '@trawl/net';
 import { measure } from './measure.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@trawl/config';
 import { buildPlan, DEFAULT_WORKER_SETTINGS } from '@trawl/crawler';
 import { isStoreUnavailable, type Lease } from '@trawl/frontier';
-import { createRuntime, type Runtime } from '@trawl/runtime';
+import { createRuntime, type Runtime } from '@trawl/process';
 import { CrawlContexts } from '../../packages/crawler/src/worker/crawl-context.ts';
 import { runPageTask, type PageTaskDeps } from '../../packages/crawler/src/worker/page-task.ts';
 import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TrendsGrain } from '@trawl/contract';
-import { createLightEngine, type LightEngine } from '@trawl/engines';
+import { createLightEngine, type LightEngine } from '@trawl/light-engine';
 import { HostResolverRules, SsrfGuard } from '@trawl/net';
 import { MemoryRateLimiter, TrendsClient, UpstreamError } from '@trawl/trends';
 import { startTrendsSimulator, type TrendsSimulator } from '../../apps/trends-simulator/src/simulator.ts';

@@ -1,4 +1,4 @@
-import { runProcess } from '@trawl/runtime';
+import { runProcess } from '@trawl/process';
 import { startGateway } from './start.ts';
 
 // `npm start`: the gateway with in-process workers (embedded) or against REDIS_URL (cluster).

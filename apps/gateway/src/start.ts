@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrawlConfig } from '@trawl/config';
 import { crawlRunSource, type CrawlServices, type CrawlWorker } from '@trawl/crawler';
-import { createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Runtime } from '@trawl/runtime';
+import { createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Runtime } from '@trawl/process';
 import type { TrendsRunner } from '@trawl/trends';
 import { buildApp, type AppOptions } from './app.ts';
 import { BootstrapKeeper, bootstrapDefaultTeam, type Bootstrap } from './bootstrap.ts';

@@ -1,4 +1,4 @@
-import { createRuntime, runProcess, runtimeFaultLog, startTrendsRunners, startWorkers } from '@trawl/runtime';
+import { createRuntime, runProcess, runtimeFaultLog, startTrendsRunners, startWorkers } from '@trawl/process';
 
 // `npm run worker`: one worker actor process against the shared Redis (REDIS_URL is required).
 await runProcess(async (config) => {

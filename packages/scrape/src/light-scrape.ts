@@ -1,4 +1,4 @@
-import type { LightFetchOutcome, LightFetchRequest } from '@trawl/engines';
+import type { LightFetchOutcome, LightFetchRequest } from '@trawl/light-engine';
 import type { ContentProcessor } from './content-errors.ts';
 import { contentFailure } from './content-failure.ts';
 import { lightDiagnostics } from './diagnostics.ts';

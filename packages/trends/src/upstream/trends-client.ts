@@ -1,5 +1,5 @@
 import type { TrendsGrain, TrendsResult } from '@trawl/contract';
-import type { LightFetchOutcome, LightFetchRequest } from '@trawl/engines';
+import type { LightFetchOutcome, LightFetchRequest } from '@trawl/light-engine';
 import { retryAfterMs } from '@trawl/scrape';
 import { acquire, type UpstreamRateLimiter } from '../rate-limit/rate-limiter.ts';
 import { normalizeRelatedQueries } from './normalize.ts';

@@ -1,7 +1,7 @@
 import type { TrawlConfig } from '@trawl/config';
 import { CrawlWorker, type WorkerSettings } from '@trawl/crawler';
 import { createBrowserPool, type BrowserPool } from '@trawl/browser';
-import { createLightEngine, type LightEngine } from '@trawl/engines';
+import { createLightEngine, type LightEngine } from '@trawl/light-engine';
 import {
   MemoryCrawlStore,
   MemoryShardDirectory,
