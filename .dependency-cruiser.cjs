@@ -30,6 +30,7 @@ const ADAPTERS = [
   ['redis', '^packages/redis/src/(client|unavailable)\\.ts$'],
   ['turndown', '^packages/content/src/markdown/(markdown|block-rules|inline-rules|table-rules|nodes)\\.ts$'], // turndown and our rules for it
   ['(htmlparser2|domhandler)', '^packages/content/src/html-parser\\.ts$'],
+  ['iconv-lite', '^packages/content/src/decode/iconv\\.ts$'],
   ['got-scraping', '^packages/light-engine/src/got-scraping-client\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
