@@ -127,6 +127,14 @@ describe('browser render', () => {
     expect(r.diagnostics.browser_debug).toMatchObject({ scroll_count: 24, rows_collected: 500 });
   });
 
+  it('collects every row of a list that repaints on a debounce timer well after the scroll', async () => {
+    const r = await render('list.test', '/virtual-list.html?key=aria&paint=debounce', {
+      controls: { virtual_scroll: { container_selector: '#list', scroll_count: 40 } },
+    });
+    expect(rowNumbers(r.html)).toEqual(expectedRows(0, 500));
+    expect(r.controls.virtual_scroll?.rows).toBe(500);
+  });
+
   it('with too few scrolls keeps everything seen so far, the last window included', async () => {
     const r = await render('list.test', '/virtual-list.html?key=aria', {
       controls: { virtual_scroll: { container_selector: '#list', scroll_count: 5 } },

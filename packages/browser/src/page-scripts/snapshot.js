@@ -134,30 +134,40 @@
   function sleep(ms) {
     return new Promise((r) => setTimeout(r, ms));
   }
-  /** Waits until the list stopped changing: two frames, then 50 ms without mutations (at most 1 s). */
-  function settle(target, deadline) {
+  /**
+   * Waits until the list stopped changing after a scroll: two frames (a list repaints in the frame that delivers
+   * the scroll event), then 50 ms without mutations, at most 1 s. Quiet counts from the second frame, never from
+   * the scroll: on a loaded machine frames come late. A list known to repaint on scroll (`expectChange`) is waited
+   * for until it does, up to 500 ms, since many repaint on a debounce timer well after the 50 ms; a list read before
+   * its repaint loses the rows it was about to show. Resolves whether the list changed.
+   */
+  function settle(target, deadline, expectChange) {
     return new Promise((resolve) => {
       const start = performance.now();
       let last = start;
+      let changed = false;
       const observer = new MutationObserver(() => {
         last = performance.now();
+        changed = true;
       });
       observer.observe(target, { childList: true, subtree: true, attributes: true, characterData: true });
       let started = false;
       const tick = () => {
         const now = performance.now();
-        if (now - last >= 50 || now - start >= 1000 || Date.now() >= deadline) {
+        const waitingForRepaint = expectChange && !changed && now - start < 500;
+        if ((now - last >= 50 && !waitingForRepaint) || now - start >= 1000 || Date.now() >= deadline) {
           observer.disconnect();
-          resolve();
+          resolve(changed);
         } else setTimeout(tick, 16);
       };
       const begin = () => {
         if (started) return;
         started = true;
+        last = Math.max(last, performance.now());
         tick();
       };
       requestAnimationFrame(() => requestAnimationFrame(begin));
-      setTimeout(begin, 100); // rAF does not run in a hidden page
+      setTimeout(begin, 1000); // rAF does not run in a hidden page
     });
   }
 
@@ -200,16 +210,20 @@
 
     collect();
     let scrolls = 0;
+    // Whether this list repaints when scrolled: unknown until the first scroll shows it.
+    let repaints = null;
     for (let i = 0; i < cfg.count && Date.now() < deadline; i++) {
       const before = scroller.scrollTop;
       const step = Math.max(1, doc ? window.innerHeight : scroller.clientHeight);
       scroller.scrollTop = before + step;
-      await settle(container, deadline);
+      const changed = await settle(container, deadline, repaints !== false);
+      if (changed) repaints = true;
+      else if (repaints === null) repaints = false;
       if (scroller.scrollTop <= before + 0.5) {
         // At the end. A list that loads more on reaching the bottom gets one chance to grow.
         await sleep(Math.min(300, Math.max(0, deadline - Date.now())));
         scroller.scrollTop = before + step;
-        await settle(container, deadline);
+        await settle(container, deadline, false);
         if (scroller.scrollTop <= before + 0.5) break;
       }
       scrolls++;
