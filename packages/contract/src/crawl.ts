@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HttpUrl, RunStatus, Timestamp } from './common.ts';
+import { CssSelector, Extraction } from './extraction.ts';
 import { Artifact, Audit, Diagnostics, PageContent, PublicRun, Usage } from './page.ts';
 
 export const CRAWL_SCOPES = ['same_hostname', 'same_domain', 'same_origin', 'all'] as const;
@@ -12,8 +13,6 @@ export const CRAWL_LIMITS = {
   max_pages: { min: 1, max: 10_000, default: 100 },
 } as const;
 
-const CssSelector = z.string().min(1).max(1000);
-
 export const BrowserControls = z
   .strictObject({
     wait_for_selector: CssSelector.optional(),
@@ -25,31 +24,6 @@ export const BrowserControls = z
   })
   .meta({ id: 'BrowserControls' });
 export type BrowserControls = z.infer<typeof BrowserControls>;
-
-export const ExtractionField = z.strictObject({
-  name: z.string().min(1).max(200),
-  selector: CssSelector,
-  type: z.enum(['text', 'attribute']),
-  attribute: z.string().min(1).max(200).optional(),
-  transform: z.enum(['strip']).optional(),
-});
-export const ComputedField = z.strictObject({
-  name: z.string().min(1).max(200),
-  operation: z.enum(['template']),
-  template: z.string().max(2000),
-});
-export const Extraction = z
-  .strictObject({
-    type: z.enum(['json_css']),
-    schema: z.strictObject({
-      name: z.string().min(1).max(200),
-      base_selector: CssSelector,
-      fields: z.array(ExtractionField).min(1).max(100),
-    }),
-    computed_fields: z.array(ComputedField).max(100).optional(),
-  })
-  .meta({ id: 'Extraction' });
-export type Extraction = z.infer<typeof Extraction>;
 
 export const CrawlRequest = z
   .strictObject({

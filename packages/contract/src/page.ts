@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BLOCK_REASON_NAMES } from './block-reasons.ts';
 import { RunStatus, Timestamp } from './common.ts';
+import { ADAPTIVE_ACTIONS } from './extraction.ts';
 
 export const RUN_TYPES = ['fetch', 'browser_scrape', 'crawl'] as const;
 export const RunType = z.enum(RUN_TYPES);
@@ -63,7 +64,10 @@ export const Usage = z
 export const AdaptiveExtractionDiagnostics = z.strictObject({
   enabled: z.boolean(),
   used: z.boolean(),
-  action: z.string(),
+  // What adaptive extraction did (ADAPTIVE_ACTIONS in extraction.ts); `none` on a page without extraction.
+  action: z.enum([...ADAPTIVE_ACTIONS, 'none']).meta({
+    description: 'matched, reused, low_confidence, no_memory or disabled; none when the crawl asked for no extraction.',
+  }),
   confidence: z.number().min(0).max(1),
 });
 export const BrowserDebugDiagnostics = z.strictObject({
