@@ -4,7 +4,7 @@
 const RANKS = {
   contract: 0, config: 0, net: 0, redis: 0,
   content: 1, 'light-engine': 1, store: 1, frontier: 1,
-  browser: 2,
+  browser: 2, extraction: 2,
   scrape: 3,
   runs: 4, trends: 4,
   crawler: 5,
@@ -32,6 +32,7 @@ const ADAPTERS = [
   ['(htmlparser2|domhandler)', '^packages/content/src/html-parser\\.ts$'],
   ['iconv-lite', '^packages/content/src/decode/iconv\\.ts$'],
   ['got-scraping', '^packages/light-engine/src/got-scraping-client\\.ts$'],
+  ['(css-select|css-what)', '^packages/extraction/src/css-engine\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

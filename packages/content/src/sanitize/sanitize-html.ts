@@ -230,3 +230,9 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
+
+/** An element's inner HTML (its children, not the element itself), sanitized exactly like the page html output. */
+export function serializeInnerSanitized(el: DomElement, baseUrl: string): string {
+  const children: DomDocument = { type: 'root', children: el.children, parent: null };
+  return serializeSanitized(children, { baseUrl });
+}

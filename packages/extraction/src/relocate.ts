@@ -1,0 +1,402 @@
+import { isElement, type DomDocument, type DomElement } from '@trawl/content';
+import type { CompiledExtraction } from './compile.ts';
+import { compileSelector, selectAllIn, selectFirstIn, type CompiledSelector } from './css-engine.ts';
+import { deriveFieldSelector } from './derive.ts';
+import { bestSimilarity, fieldSimilarity, recordSimilarity, TEXT_KIND_PENALTY, textKindAgrees, type Fingerprint, type PageFeatures } from './fingerprint.ts';
+import type { SelectorMemory } from './memory.ts';
+import { bucket, NOT_TEXT } from './text.ts';
+import { attributeOf } from './values.ts';
+
+// Relocation: finding records and fields by similarity to what the memory remembers. A wrong value is worse than
+// a null, so every step has a threshold, and a field also needs a margin over its runner-up.
+
+/** A field element must be at least this similar to the remembered one. */
+export const FIELD_THRESHOLD = 0.62;
+/** ...and this much more similar than the best other candidate giving a different value (else: ambiguous, null). */
+export const FIELD_MARGIN = 0.06;
+/** A relocated record must score at least this (0.3 × record similarity + 0.7 × its fields' similarity). */
+export const RECORD_THRESHOLD = 0.6;
+/** The mean score of the relocated records (or fields) must reach this, or nothing is extracted: low_confidence. */
+export const CONFIDENCE_THRESHOLD = 0.65;
+/** Elements less similar than this to the remembered record are not record candidates at all. */
+const RECORD_PREFILTER = 0.45;
+/** Groups of same-shaped elements evaluated in depth, and records sampled per group to rank them. */
+const GROUPS_EVALUATED = 5;
+const GROUP_SAMPLE = 3;
+/** A schema selector's match inside a relocated record is kept when this close below FIELD_THRESHOLD. */
+const SELECTOR_ALLOWANCE = 0.1;
+const RECORD_WEIGHT = 0.3;
+/** Share of relocated records that must hold each field memory saw in every record. */
+const REQUIRED_FIELD_SHARE = 0.5;
+
+/** How one field is looked for inside a record. */
+export interface FieldPlan {
+  /** Tried first (the schema's or a derived selector); null: none. */
+  selector: CompiledSelector | null;
+  /** The selector's match is taken as is (the schema's selectors on the schema's records). */
+  trusted: boolean;
+  /** Similarity search when the selector gives nothing acceptable. */
+  search: boolean;
+}
+
+/** Where a field's element came from: the schema's selector, a derived one, a similarity search, its partner field. */
+export type FieldSource = 'schema' | 'selector' | 'search' | 'same' | null;
+
+export interface RecordMatch {
+  /** Per field: matched elements (one, or all for a list), or null. */
+  elements: (DomElement[] | null)[];
+  /** Per field: similarity of what was taken (1 when trusted, 0 when nothing). */
+  sims: number[];
+  sources: FieldSource[];
+  /** Weighted similarity of the fields that were checked (1 when none was). */
+  fieldScore: number;
+}
+
+export class Relocator {
+  private readonly fingerprints = new Map<DomElement, Map<DomElement, Fingerprint>>();
+  private readonly recordSims = new Map<DomElement, number>();
+
+  constructor(
+    readonly compiled: CompiledExtraction,
+    readonly memory: SelectorMemory,
+    readonly features: PageFeatures,
+  ) {}
+
+  /** Similarity of el, inside record, to field i's memory (0 without memory). */
+  fieldSim(i: number, el: DomElement, record: DomElement): number {
+    const mem = this.memory.fields[i];
+    if (mem === null) return 0;
+    let perRecord = this.fingerprints.get(record);
+    if (perRecord === undefined) {
+      perRecord = new Map();
+      this.fingerprints.set(record, perRecord);
+    }
+    let fp = perRecord.get(el);
+    if (fp === undefined) {
+      fp = this.features.fieldFingerprint(el, record);
+      perRecord.set(el, fp);
+    }
+    // A field whose value is text is penalized for a text of another kind (digits, currency, empty).
+    const textValued = this.compiled.fields[i].attribute === null && this.compiled.fields[i].type !== 'attribute';
+    let best = 0;
+    for (const sample of mem.fp) {
+      let sim = fieldSimilarity(sample, fp);
+      if (textValued && !textKindAgrees(sample, fp)) sim *= TEXT_KIND_PENALTY;
+      if (sim > best) best = sim;
+    }
+    return best;
+  }
+
+  recordSim(el: DomElement): number {
+    let sim = this.recordSims.get(el);
+    if (sim === undefined) {
+      sim = bestSimilarity(this.memory.base, this.features.recordFingerprint(el), recordSimilarity);
+      this.recordSims.set(el, sim);
+    }
+    return sim;
+  }
+
+  /**
+   * The fields of one record, by selector where the plan says so and by similarity search for the rest. With a
+   * template (a record of the same markup already matched), a selector taking the element at the same place
+   * takes its similarity too, and a field that record did not have is not searched for.
+   */
+  matchRecord(record: DomElement, plans: readonly FieldPlan[], template?: TemplateHint): RecordMatch {
+    const { fields } = this.compiled;
+    const n = fields.length;
+    const elements: (DomElement[] | null)[] = new Array(n).fill(null);
+    const sims: number[] = new Array(n).fill(0);
+    const sources: FieldSource[] = new Array(n).fill(null);
+    const claimed = new Set<DomElement>();
+
+    // Selector pass. An element two fields' selectors both took (a derived selector too loose in this record)
+    // goes to the more similar field; the other searches.
+    const owner = new Map<DomElement, number>();
+    plans.forEach((plan, i) => {
+      if (plan.selector === null) return;
+      const found = fields[i].type === 'list' ? selectAllIn(plan.selector, record) : nonNull(selectFirstIn(plan.selector, record));
+      if (found.length === 0) return;
+      const mem = this.memory.fields[i];
+      const schemaSelector = plan.selector === fields[i].selector;
+      let sim = 1;
+      const known = template?.like.positions[i];
+      if (known !== undefined && known >= 0 && template!.elements[known] === found[0] && template!.like.match.sources[i] !== 'search') {
+        sim = template!.like.match.sims[i];
+      } else if (!plan.trusted && mem !== null) {
+        // The schema's own selector still matching is evidence in itself; a derived one must pass on similarity.
+        const allowance = schemaSelector ? SELECTOR_ALLOWANCE : 0;
+        sim = this.fieldSim(i, found[0], record);
+        if (sim < FIELD_THRESHOLD - allowance) return;
+        sim = Math.min(1, sim + allowance);
+      }
+      if (mem === null || mem.same === -1) {
+        const rival = owner.get(found[0]);
+        if (rival !== undefined && !plan.trusted) {
+          if (sims[rival] >= sim) return;
+          elements[rival] = null;
+          sims[rival] = 0;
+          sources[rival] = null;
+        }
+        owner.set(found[0], i);
+      }
+      elements[i] = found;
+      sims[i] = sim;
+      sources[i] = schemaSelector ? 'schema' : 'selector';
+    });
+    plans.forEach((_, i) => {
+      const mem = this.memory.fields[i];
+      if (elements[i] !== null && (mem === null || mem.same === -1)) for (const el of elements[i]!) claimed.add(el);
+    });
+
+    const searching: number[] = [];
+    plans.forEach((plan, i) => {
+      const mem = this.memory.fields[i];
+      if (template !== undefined && template.like.match.elements[i] === null) return;
+      if (elements[i] === null && plan.search && mem !== null && mem.same === -1) searching.push(i);
+    });
+    if (searching.length > 0) this.search(record, searching, elements, sims, sources, claimed);
+
+    // A field that matched the same element as an earlier one (a link's text and its href) follows it.
+    plans.forEach((plan, i) => {
+      const mem = this.memory.fields[i];
+      if (elements[i] !== null || !plan.search || mem === null || mem.same < 0) return;
+      const partner = elements[mem.same];
+      if (partner === null) return;
+      const el = partner[0];
+      const spec = fields[i];
+      if (spec.attribute !== null && attributeOf(el, spec.attribute) === null) return;
+      const sim = this.fieldSim(i, el, record);
+      if (sim < FIELD_THRESHOLD) return;
+      elements[i] = spec.type === 'list' ? partner : [el];
+      sims[i] = sim;
+      sources[i] = 'same';
+    });
+
+    let weighted = 0;
+    let weights = 0;
+    plans.forEach((plan, i) => {
+      const mem = this.memory.fields[i];
+      if (mem === null || mem.p === 0 || (plan.trusted && sources[i] !== null)) return;
+      weighted += mem.p * sims[i];
+      weights += mem.p;
+    });
+    return { elements, sims, sources, fieldScore: weights === 0 ? 1 : weighted / weights };
+  }
+
+  /**
+   * Assigns each searched field the most similar unclaimed element of the record (greedy, best pairs first, each
+   * element to one field), then drops an assignment whose best rival with a different value is within the margin.
+   */
+  private search(
+    record: DomElement,
+    searching: readonly number[],
+    elements: (DomElement[] | null)[],
+    sims: number[],
+    sources: FieldSource[],
+    claimed: Set<DomElement>,
+  ): void {
+    const { fields } = this.compiled;
+    const candidates = descendants(record);
+    const floor = FIELD_THRESHOLD - FIELD_MARGIN;
+    const pairs: { field: number; el: DomElement; sim: number }[] = [];
+    for (const i of searching) {
+      const attribute = fields[i].attribute;
+      for (const el of candidates) {
+        if (claimed.has(el)) continue;
+        if (attribute !== null && attributeOf(el, attribute) === null) continue;
+        const sim = this.fieldSim(i, el, record);
+        if (sim >= floor) pairs.push({ field: i, el, sim });
+      }
+    }
+    pairs.sort((a, b) => b.sim - a.sim);
+    const assigned = new Map<number, { el: DomElement; sim: number }>();
+    const taken = new Set<DomElement>();
+    for (const pair of pairs) {
+      if (pair.sim < FIELD_THRESHOLD) break;
+      if (assigned.has(pair.field) || taken.has(pair.el)) continue;
+      assigned.set(pair.field, { el: pair.el, sim: pair.sim });
+      taken.add(pair.el);
+    }
+    for (const [field, { el, sim }] of assigned) {
+      const value = this.valueKey(field, el);
+      const isList = fields[field].type === 'list';
+      let rival = 0;
+      for (const pair of pairs) {
+        if (pair.field !== field || pair.el === el || pair.sim <= rival) continue;
+        if (taken.has(pair.el)) continue; // another field's element
+        if (isList && pair.el.name === el.name && pair.el.parent === el.parent) continue; // a list-mate
+        if (this.valueKey(field, pair.el) === value) continue; // same value: no ambiguity
+        rival = pair.sim;
+      }
+      if (sim - rival < FIELD_MARGIN) continue;
+      let found = [el];
+      if (isList) {
+        found = pairs
+          .filter((p) => p.field === field && p.sim >= FIELD_THRESHOLD && p.el.name === el.name && p.el.parent === el.parent && (p.el === el || !taken.has(p.el)))
+          .map((p) => p.el);
+        found.sort((a, b) => candidates.indexOf(a) - candidates.indexOf(b));
+      }
+      elements[field] = found;
+      sims[field] = sim;
+      sources[field] = 'search';
+      for (const f of found) claimed.add(f);
+    }
+  }
+
+  private valueKey(field: number, el: DomElement): string {
+    const attribute = this.compiled.fields[field].attribute;
+    return attribute !== null ? (attributeOf(el, attribute) ?? '') : this.features.text(el);
+  }
+
+  /**
+   * Finds the records of a page whose base selector matched nothing: every element is scored against the
+   * remembered record (structure only), candidates are grouped by position and shape (same depth and tag path:
+   * repeated siblings, rows of cards), the best groups are ranked by how well a few of their members hold the
+   * remembered fields, and every member of the winning group is kept as a record if it holds them well enough
+   * (a promo block between cards does not).
+   */
+  relocateRecords(root: DomDocument, plans: readonly FieldPlan[]): Relocation | null {
+    const all = this.features.indexAll(root);
+    // A record of the redesign is at most about four times the size of a remembered one (bucket + 2): bigger
+    // elements are containers, and never searched as records.
+    const maxSize = Math.max(...this.memory.base.map((fp) => fp.z)) + 2;
+    const scored: { el: DomElement; sim: number; key: string }[] = [];
+    for (let index = 0; index < all.length; index++) {
+      const el = all[index];
+      const size = this.features.subtree(el);
+      if (el.name === 'head') {
+        index += size; // nothing in head is a record
+        continue;
+      }
+      if (size === 0 || NOT_RECORDS.has(el.name) || bucket(size) > maxSize) continue;
+      const sim = this.recordSim(el);
+      if (sim >= RECORD_PREFILTER) scored.push({ el, sim, key: this.groupKey(el) });
+    }
+    const groups = new Map<string, { members: { el: DomElement; sim: number }[]; total: number }>();
+    for (const s of scored) {
+      let g = groups.get(s.key);
+      if (g === undefined) groups.set(s.key, (g = { members: [], total: 0 }));
+      g.members.push(s);
+      g.total += s.sim;
+    }
+    const ranked = [...groups.entries()].sort((a, b) => b[1].total - a[1].total).slice(0, GROUPS_EVALUATED);
+    let best: { key: string; score: number; sample: { el: DomElement; match: RecordMatch }[] } | null = null;
+    for (const [key, g] of ranked) {
+      const sample = [...g.members]
+        .sort((a, b) => b.sim - a.sim)
+        .slice(0, GROUP_SAMPLE)
+        .map((m) => ({ el: m.el, sim: m.sim, match: this.matchRecord(m.el, plans) }));
+      let score = 0;
+      for (const m of sample) score += RECORD_WEIGHT * m.sim + (1 - RECORD_WEIGHT) * m.match.fieldScore;
+      score /= sample.length;
+      if (best === null || score > best.score) best = { key, score, sample };
+    }
+    if (best === null) return null;
+    // The members of the winning group share a template: selectors derived from its sampled records find most
+    // fields of the other members by selector (checked by similarity), so only the rest is searched.
+    const fieldSelectors = plans.map((_, i) => {
+      const found = best.sample.map((m) => m.match.elements[i]);
+      return found.some((f) => f !== null) ? deriveFieldSelector(best.sample.map((m) => m.el), found, this.compiled.fields[i].type === 'list') : null;
+    });
+    const memberPlans = plans.map((plan, i) => {
+      const derived = fieldSelectors[i];
+      return derived === null ? plan : { selector: compileSelector(derived), trusted: false, search: true };
+    });
+    const records: { el: DomElement; match: RecordMatch; score: number }[] = [];
+    let bestRejected = 0;
+    const [depth, tag] = best.key.split('|');
+    // Members of the same markup (most cards) reuse the similarities of the first one matched.
+    const templates = new Map<string, TemplateHint['like']>();
+    for (const el of all) {
+      if (el.name !== tag || String(this.features.depth(el)) !== depth || this.groupKey(el) !== best.key) continue;
+      const { key, elements } = markupTemplate(el);
+      const like = templates.get(key);
+      const match = this.matchRecord(el, memberPlans, like === undefined ? undefined : { elements, like });
+      if (like === undefined) {
+        templates.set(key, { match, positions: match.elements.map((found) => (found === null ? -1 : elements.indexOf(found[0]))) });
+      }
+      const score = RECORD_WEIGHT * this.recordSim(el) + (1 - RECORD_WEIGHT) * match.fieldScore;
+      if (score >= RECORD_THRESHOLD) records.push({ el, match, score });
+      else bestRejected = Math.max(bestRejected, score);
+    }
+    const confidence = records.length === 0 ? bestRejected : records.reduce((sum, r) => sum + r.score, 0) / records.length;
+    // Every field present in all the records memory was learned from must be found in at least half of these
+    // records: a list of something else (blog posts where products were) is not a redesign of the same records.
+    for (let i = 0; i < this.compiled.fields.length; i++) {
+      if ((this.memory.fields[i]?.p ?? 0) < 1) continue;
+      const found = records.filter((r) => r.match.elements[i] !== null).length;
+      if (found < records.length * REQUIRED_FIELD_SHARE) return { records: [], confidence: Math.min(confidence, found / records.length), fieldSelectors };
+    }
+    return { records, confidence, fieldSelectors };
+  }
+
+  /** Same depth, tag and three ancestor tags: siblings of one list, or cards in rows. */
+  private groupKey(el: DomElement): string {
+    let key = `${this.features.depth(el)}|${el.name}`;
+    let p = el.parent;
+    for (let i = 0; i < 3 && p !== null && p.type !== 'root'; i++, p = p.parent) key += `|${p.name}`;
+    return key;
+  }
+}
+
+/** A record of the same markup matched before, and where each of its fields' elements sat in it. */
+export interface TemplateHint {
+  /** The record's descendants, in the order markupTemplate lists them. */
+  elements: DomElement[];
+  like: { match: RecordMatch; positions: number[] };
+}
+
+/**
+ * A key that is equal for two records of the same markup: every descendant's depth, tag, classes and attributes
+ * (names, and values of the attributes a derived selector may use) in document order, and those descendants.
+ */
+function markupTemplate(record: DomElement): { key: string; elements: DomElement[] } {
+  const elements = descendants(record);
+  let key = '';
+  for (const el of elements) {
+    let depth = 0;
+    for (let p = el.parent; p !== null && p !== record && depth < 64; p = p.parent) depth++;
+    key += `${depth}<${el.name}`;
+    for (const name in el.attribs) {
+      // Values that differ per record (links, ids, data) are left out; the derived selectors never use them.
+      if (name === 'href' || name === 'src' || name === 'id' || name === 'alt' || name === 'title' || name.startsWith('data-')) key += ` ${name}`;
+      else key += ` ${name}=${el.attribs[name]}`;
+    }
+    key += '>';
+  }
+  return { key, elements };
+}
+
+export interface Relocation {
+  records: { el: DomElement; match: RecordMatch; score: number }[];
+  /** Mean score of the records kept; the best rejected score when none was. */
+  confidence: number;
+  /** Per field, the selector derived from the sampled records and tried first in every record (source 'selector'). */
+  fieldSelectors: (string | null)[];
+}
+
+const NOT_RECORDS = new Set(['html', 'head', 'body', ...NOT_TEXT]);
+
+/** The record's descendant elements in document order, script-like subtrees left out. */
+function descendants(record: DomElement): DomElement[] {
+  const out: DomElement[] = [];
+  const stack: DomElement[] = [];
+  for (let i = record.children.length - 1; i >= 0; i--) {
+    const c = record.children[i];
+    if (isElement(c)) stack.push(c);
+  }
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (NOT_TEXT.has(el.name)) continue;
+    out.push(el);
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  return out;
+}
+
+function nonNull<T>(x: T | null): T[] {
+  return x === null ? [] : [x];
+}
