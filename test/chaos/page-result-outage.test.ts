@@ -49,6 +49,7 @@ function deps(storeOutageMs: number): PageTaskDeps {
     light: rt.light,
     browser: rt.browser,
     content: rt.content,
+    memory: rt.store,
     robots: null,
     settings: { ...DEFAULT_WORKER_SETTINGS, storeOutageMs },
     onFinished: () => undefined,

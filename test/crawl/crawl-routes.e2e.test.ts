@@ -95,6 +95,12 @@ describe.each(MODES)('crawl routes (%s)', (mode) => {
       ['max_pages 10001', { urls: [ok], max_pages: 10_001 }, 'validation_error', 'max_pages'],
       ['max_pages below the seeds', { urls: [ok, u(h('one'), '/2')], max_pages: 1 }, 'validation_error', 'max_pages'],
       ['unknown scope', { urls: [ok], scope: 'same_planet' }, 'validation_error', 'scope'],
+      [
+        'extraction CSS that does not parse',
+        { urls: [ok], extraction: { type: 'json_css', schema: { name: 'x', base_selector: 'a', fields: [{ name: 'h', selector: 'a[', type: 'text' }] } } },
+        'validation_error',
+        'extraction.schema.fields.0.selector',
+      ],
     ];
     for (const [name, body, code, field] of cases) {
       const res = await env.gw.call('POST', '/v1/crawl', body);
@@ -107,7 +113,7 @@ describe.each(MODES)('crawl routes (%s)', (mode) => {
     const unsupported: [unknown, string][] = [
       [{ urls: [ok], follow_sitemaps: true }, 'follow_sitemaps'],
       [{ urls: [ok], browser: { wait_for_selector: 'main', colour: 'blue' } }, 'browser.colour'],
-      [{ urls: [ok], extraction: { type: 'json_css', schema: { name: 'x', base_selector: 'a', fields: [{ name: 'h', selector: 'a', type: 'text' }] } } }, 'extraction'],
+      [{ urls: [ok], extraction: { type: 'json_css', schema: { name: 'x', base_selector: 'a', fields: [{ name: 'h', selector: 'a', type: 'text', pattern: 'x+' }] } } }, 'extraction.schema.fields.0.pattern'],
     ];
     for (const [body, field] of unsupported) {
       const res = await env.gw.call('POST', '/v1/crawl', body);

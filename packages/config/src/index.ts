@@ -53,6 +53,8 @@ export const EnvSchema = z.object({
   TRAWL_STORE_OUTAGE_MS: intFrom(0, 600_000, 30_000),
   /** Unset: the artifact retention plus the 7-day grace in which expired artifacts still answer 410. */
   TRAWL_CRAWL_RETENTION_S: z.coerce.number().int().min(1).max(10 * 365 * 86400).optional(),
+  /** Adaptive extraction: how long a selector memory is kept unused (every page that reads it restarts the clock). */
+  TRAWL_SELECTOR_MEMORY_TTL_S: intFrom(60, 365 * 86400, 30 * 86400),
   TRAWL_ROBOTS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Check every response against its documented schema before sending it (tests, development; costs CPU). */
   TRAWL_CHECK_RESPONSES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),

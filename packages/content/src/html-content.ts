@@ -25,9 +25,9 @@ const JAVASCRIPT_NOTICE =
   /\b(enable|turn on|activate|allow)\s+javascript\b|\bjavascript\s+(is\s+)?(required|disabled|must be enabled|needs to be enabled|is not enabled)|\brequires?\s+javascript\b|\bneeds?\s+javascript\b/i;
 
 /** The whole HTML path: one parse, one cleaning pass, extraction, then output of the chosen subtree only. */
-export function htmlContent(source: string, finalUrl: string, limits: ContentLimits): HtmlContent {
+export function htmlContent(source: string, finalUrl: string, limits: ContentLimits, onDocument?: DocumentHook): HtmlContent {
   try {
-    return extractHtml(source, finalUrl, limits);
+    return extractHtml(source, finalUrl, limits, onDocument);
   } catch {
     // Every step is iterative and defensive, so this is a bug net, not a path: callers are promised a result for
     // any HTML, so a crude text version beats an exception.
@@ -35,8 +35,16 @@ export function htmlContent(source: string, finalUrl: string, limits: ContentLim
   }
 }
 
-function extractHtml(source: string, finalUrl: string, limits: ContentLimits): HtmlContent {
+/**
+ * Sees the whole parsed page once, before any of our cleaning changes it (record extraction works on the whole
+ * page, not only the main content, from the same parse). It must not change the tree, and must not throw: a hook
+ * that does is the caller's to report.
+ */
+export type DocumentHook = (root: DomDocument) => void;
+
+function extractHtml(source: string, finalUrl: string, limits: ContentLimits, onDocument?: DocumentHook): HtmlContent {
   const parsed = parseHtmlLimited(source, limits);
+  onDocument?.(parsed.root);
   const page = preparePage(parsed.root);
   const baseUrl = documentBase(finalUrl, page.baseHref);
   const title = pageTitle(page);

@@ -5,5 +5,6 @@ export { DEFAULT_CONTENT_LIMITS, type ContentLimits, type LimitApplied } from '.
 export { UnsupportedContentTypeError } from './errors.ts';
 export type { PageMetadata } from './extract/metadata.ts';
 export { normalizeContent, type NormalizedContent } from './normalize-content.ts';
+export type { DocumentHook } from './html-content.ts';
 export { QUALITY_THRESHOLD, type ContentQuality, type QualitySignals } from './quality.ts';
 export { serializeInnerSanitized } from './sanitize/sanitize-html.ts';

@@ -3,7 +3,7 @@ import { bodyCharset, decodeWith } from './decode/decode-body.ts';
 import { checkText } from './decode/text-check.ts';
 import { UnsupportedContentTypeError } from './errors.ts';
 import type { PageMetadata } from './extract/metadata.ts';
-import { htmlContent } from './html-content.ts';
+import { htmlContent, type DocumentHook } from './html-content.ts';
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits, type LimitApplied } from './limits.ts';
 import { jsonToMarkdown, textToMarkdown } from './markdown/plain-text.ts';
 import { plainQuality, type ContentQuality } from './quality.ts';
@@ -30,7 +30,14 @@ export interface NormalizedContent {
  * do not convert, and for bodies that are not text whatever their label says (checked on the bytes, before
  * decoding, so garbage is never decoded into a string).
  */
-export function normalizeContent(input: { body: Buffer; contentType: string | null; url: string; limits?: ContentLimits }): NormalizedContent {
+export function normalizeContent(input: {
+  body: Buffer;
+  contentType: string | null;
+  url: string;
+  limits?: ContentLimits;
+  /** Called with the parsed page of an HTML body (html-content.ts DocumentHook); not called for text and JSON. */
+  onDocument?: DocumentHook;
+}): NormalizedContent {
   const { body, contentType, url } = input;
   const kind = contentKindOf(contentType, body);
   if (kind === null) throw new UnsupportedContentTypeError(contentType);
@@ -41,7 +48,7 @@ export function normalizeContent(input: { body: Buffer; contentType: string | nu
   if (!verdict.text && !legacy) throw new UnsupportedContentTypeError(contentType, true);
   const charset = legacy ? 'windows-1252' : detected.charset;
   const text = decodeWith(body, charset);
-  if (kind === 'html') return { ...htmlContent(text, url, input.limits ?? DEFAULT_CONTENT_LIMITS), charset };
+  if (kind === 'html') return { ...htmlContent(text, url, input.limits ?? DEFAULT_CONTENT_LIMITS, input.onDocument), charset };
   const markdown = kind === 'json' ? jsonToMarkdown(text) : textToMarkdown(text);
   return {
     title: '',

@@ -32,7 +32,7 @@ describe('buildPlan', () => {
 
   it('keeps the caps, scope, browser controls and extraction asked for', () => {
     const browser = { wait_until: 'load' } as never;
-    const extraction = { schema: {} } as never;
+    const extraction = { type: 'json_css' as const, schema: { name: 'n', base_selector: 'li', fields: [{ name: 'a', selector: 'a', type: 'text' as const }] }, adaptive: true };
     const { plan: p } = plan({ urls: ['https://a.test/'], scope: 'all', max_depth: 0, max_pages: 1, browser, extraction });
     expect(p).toMatchObject({ scope: 'all', max_depth: 0, max_pages: 1, browser, extraction });
   });
@@ -49,6 +49,11 @@ describe('buildPlan', () => {
     const e = planError(() => plan({ urls: ['https://a.test/x', 'https://b.test/', 'HTTPS://A.TEST:443/./x#y'] }));
     expect(e.field).toBe('urls.2');
     expect(e.message).toBe('urls.2 is the same URL as urls.0 after normalization');
+  });
+
+  it('refuses an extraction whose CSS does not parse, naming its path', () => {
+    const extraction = { type: 'json_css' as const, schema: { name: 'n', base_selector: 'li', fields: [{ name: 'a', selector: 'a:nope(', type: 'text' as const }] }, adaptive: true };
+    expect(() => plan({ urls: ['https://a.test/'], extraction })).toThrow(expect.objectContaining({ field: 'extraction.schema.fields.0.selector' }));
   });
 
   it('refuses a seed that is not a crawlable http(s) URL', () => {

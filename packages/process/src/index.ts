@@ -106,6 +106,7 @@ export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
     // By default like a crawl page's artifacts: readable for the retention, answered 410 for a grace period, then gone.
     crawlRetentionMs: (config.TRAWL_CRAWL_RETENTION_S ?? config.TRAWL_ARTIFACT_RETENTION_S + ARTIFACT_TOMBSTONE_S) * 1000,
     storeOutageMs: config.TRAWL_STORE_OUTAGE_MS,
+    selectorMemoryTtlS: config.TRAWL_SELECTOR_MEMORY_TTL_S,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { BrowserControls } from '@trawl/contract';
 import type { RenderOutcome, RenderRequest } from '@trawl/browser';
 import type { ContentProcessor } from './content-errors.ts';
+import type { ExtractionTask } from './content-step.ts';
 import { contentFailure } from './content-failure.ts';
 import type { ScrapeOutcome } from './outcome.ts';
 import { deliverable, failed, retryableStatus, type EngineAudit, type EngineDiagnostics } from './page-build.ts';
@@ -20,6 +21,8 @@ export interface BrowserScrapeRequest {
   acquireTimeoutMs?: number;
   /** The render's own time, counted from when it gets a browser page (RenderRequest.budgetMs). */
   budgetMs?: number;
+  /** Records to extract from the rendered page (crawls with `extraction`). */
+  extraction?: ExtractionTask;
 }
 
 const NO_ADAPTIVE = { enabled: false, used: false, action: 'none', confidence: 0 } as const;
@@ -62,7 +65,7 @@ export async function scrapeBrowser(
   }
   let normalized;
   try {
-    normalized = await content.normalize({ body: Buffer.from(r.html, 'utf8'), contentType: 'text/html; charset=utf-8', url: r.finalUrl, deadline: req.deadline });
+    normalized = await content.normalize({ body: Buffer.from(r.html, 'utf8'), contentType: 'text/html; charset=utf-8', url: r.finalUrl, deadline: req.deadline, extraction: req.extraction });
   } catch (err) {
     // The rendered DOM is always labelled HTML: name the type the target sent, which is what a caller can act on.
     const f = contentFailure(err, r.responseContentType);

@@ -1,4 +1,4 @@
-import type { NormalizedContent } from '@trawl/content';
+import type { ContentResult, ExtractionTask } from './content-step.ts';
 
 export interface ContentInput {
   body: Buffer;
@@ -6,11 +6,13 @@ export interface ContentInput {
   url: string;
   /** Epoch ms by which the page must be normalized (the request's deadline); none: no bound. */
   deadline?: number;
+  /** Record extraction from the same parse (crawls with `extraction`). */
+  extraction?: ExtractionTask;
 }
 
 /** Turns bodies into normalized content, in this thread or on a pool of threads (parsing is CPU-bound). */
 export interface ContentProcessor {
-  normalize(input: ContentInput): Promise<NormalizedContent>;
+  normalize(input: ContentInput): Promise<ContentResult>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { UnsupportedContentTypeError, type ContentLimits, type NormalizedContent } from '@trawl/content';
+import { UnsupportedContentTypeError, type ContentLimits } from '@trawl/content';
 import { ContentTimeoutError, type ContentInput, type ContentProcessor } from './content-errors.ts';
+import type { ContentResult, ExtractionTask } from './content-step.ts';
 
 export interface LanesOptions {
   /** Threads for ordinary pages. */
@@ -18,10 +19,11 @@ interface Job {
   /** The caller's body (the caller holds it until the page settles anyway): kept so the page can be re-sent. */
   body: Buffer;
   contentType: string | null;
+  extraction: ExtractionTask | undefined;
   url: string;
   state: 'queued' | 'sent' | 'done';
   timer: NodeJS.Timeout | null;
-  resolve(v: NormalizedContent): void;
+  resolve(v: ContentResult): void;
   reject(e: Error): void;
 }
 
@@ -45,7 +47,7 @@ interface Lane {
 // slow page never waits inside a thread where its deadline cannot stop it.
 const PIPELINE = 4;
 
-type Reply = { ok?: boolean; value?: NormalizedContent; unsupported?: boolean; notText?: boolean; contentType?: string | null; message?: string; ready?: boolean };
+type Reply = { ok?: boolean; value?: ContentResult; unsupported?: boolean; notText?: boolean; contentType?: string | null; message?: string; ready?: boolean };
 
 /**
  * Content threads in two lanes, each lane with its own queue. Every page runs under its caller's deadline: still
@@ -122,7 +124,7 @@ export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
       slot.jobs.push(job);
       // Copied into a buffer we own so it can be transferred (the body may be a view into a shared pool).
       const body = new Uint8Array(job.body);
-      slot.worker.postMessage({ body, contentType: job.contentType, url: job.url }, [body.buffer as ArrayBuffer]);
+      slot.worker.postMessage({ body, contentType: job.contentType, url: job.url, extraction: job.extraction }, [body.buffer as ArrayBuffer]);
     }
   }
 
@@ -149,8 +151,8 @@ export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
       const lane = input.body.length >= opts.slowBytes ? slow : fast;
       const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
       if (deadline <= Date.now()) return Promise.reject(new ContentTimeoutError());
-      return new Promise<NormalizedContent>((resolve, reject) => {
-        const job: Job = { body: input.body, contentType: input.contentType, url: input.url, state: 'queued', timer: null, resolve, reject };
+      return new Promise<ContentResult>((resolve, reject) => {
+        const job: Job = { body: input.body, contentType: input.contentType, url: input.url, extraction: input.extraction, state: 'queued', timer: null, resolve, reject };
         if (Number.isFinite(deadline)) job.timer = setTimeout(() => expire(lane, job), Math.max(0, deadline - Date.now()));
         lane.queue.push(job);
         dispatch(lane);

@@ -1,7 +1,8 @@
 import { availableParallelism, totalmem } from 'node:os';
-import { DEFAULT_CONTENT_LIMITS, normalizeContent, type ContentLimits } from '@trawl/content';
+import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from '@trawl/content';
 import { ContentTimeoutError, type ContentProcessor } from './content-errors.ts';
 import { laneContentProcessor } from './content-lanes.ts';
+import { processContent } from './content-step.ts';
 
 export { ContentTimeoutError, type ContentInput, type ContentProcessor } from './content-errors.ts';
 
@@ -13,7 +14,7 @@ export function inlineContentProcessor(limits: ContentLimits = DEFAULT_CONTENT_L
   return {
     normalize: async (input) => {
       if (input.deadline !== undefined && input.deadline <= Date.now()) throw new ContentTimeoutError();
-      return normalizeContent({ body: input.body, contentType: input.contentType, url: input.url, limits });
+      return processContent({ body: input.body, contentType: input.contentType, url: input.url, limits, extraction: input.extraction });
     },
     close: async () => undefined,
   };

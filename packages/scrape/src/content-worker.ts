@@ -1,13 +1,15 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { normalizeContent, UnsupportedContentTypeError, type ContentLimits } from '@trawl/content';
+import { UnsupportedContentTypeError, type ContentLimits } from '@trawl/content';
+import { processContent, type ExtractionTask } from './content-step.ts';
 
 /** A content thread: normalizes one body at a time, posted by the pool (content-lanes.ts). */
 interface Task {
   body: Uint8Array;
   contentType: string | null;
   url: string;
+  extraction?: ExtractionTask;
 }
 
 const { limits, lowPriority } = workerData as { limits: ContentLimits; lowPriority: boolean };
@@ -28,7 +30,7 @@ if (lowPriority) {
 parentPort!.on('message', (t: Task) => {
   try {
     const body = Buffer.from(t.body.buffer, t.body.byteOffset, t.body.byteLength);
-    parentPort!.postMessage({ ok: true, value: normalizeContent({ body, contentType: t.contentType, url: t.url, limits }) });
+    parentPort!.postMessage({ ok: true, value: processContent({ body, contentType: t.contentType, url: t.url, limits, extraction: t.extraction }) });
   } catch (err) {
     const unsupported = err instanceof UnsupportedContentTypeError;
     parentPort!.postMessage({

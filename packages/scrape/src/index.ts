@@ -15,3 +15,4 @@ export {
 } from './content-pool.ts';
 export { contentFailure } from './content-failure.ts';
 export { lightDiagnostics } from './diagnostics.ts';
+export type { ContentResult, ExtractionResult, ExtractionTask } from './content-step.ts';

@@ -1,5 +1,6 @@
 import type { LightFetchOutcome, LightFetchRequest } from '@trawl/light-engine';
 import type { ContentProcessor } from './content-errors.ts';
+import type { ExtractionTask } from './content-step.ts';
 import { contentFailure } from './content-failure.ts';
 import { lightDiagnostics } from './diagnostics.ts';
 import type { ScrapeOutcome } from './outcome.ts';
@@ -14,6 +15,8 @@ export interface ScrapeRequest {
   deadline: number;
   allowRedirect?: LightFetchRequest['allowRedirect'];
   signal?: AbortSignal;
+  /** Records to extract from the page (crawls with `extraction`). */
+  extraction?: ExtractionTask;
 }
 
 export interface ScrapeDeps {
@@ -51,7 +54,7 @@ export async function scrapeLight({ light, content }: ScrapeDeps, req: ScrapeReq
   }
   try {
     // The content step gets what is left of the request's deadline.
-    const normalized = await content.normalize({ body: r.body, contentType: r.contentType, url: r.finalUrl, deadline: req.deadline });
+    const normalized = await content.normalize({ body: r.body, contentType: r.contentType, url: r.finalUrl, deadline: req.deadline, extraction: req.extraction });
     const page = deliverable({ url: req.url, finalUrl: r.finalUrl, statusCode: r.statusCode, contentType: r.contentType, normalized, engine: 'light', audit, diagnostics });
     return { ok: true, page };
   } catch (err) {

@@ -1,3 +1,4 @@
+import type { ExtractionResult } from './content-step.ts';
 import type { Audit, BlockReason, Diagnostics, PageContent } from '@trawl/contract';
 import type { ContentQuality } from '@trawl/content';
 
@@ -21,6 +22,8 @@ export interface ScrapedPage {
   artifacts: PageArtifact[];
   /** The measured quality behind `status` (internal: decides the browser fallback; not delivered as such). */
   quality: ContentQuality;
+  /** Records and selector memory when extraction was asked for (crawls), else null. */
+  extraction: ExtractionResult | null;
 }
 
 /** No deliverable page; `blockReason` says why, `retryable` whether trying later may help. */

@@ -1,5 +1,5 @@
 import { retryableHttpStatus, type Audit, type Diagnostics } from '@trawl/contract';
-import type { NormalizedContent } from '@trawl/content';
+import type { ContentResult } from './content-step.ts';
 import { round } from './diagnostics.ts';
 import type { PageArtifact, ScrapedPage, ScrapeFailure, ScrapeOutcome } from './outcome.ts';
 
@@ -31,7 +31,7 @@ export function deliverable(input: {
   finalUrl: string;
   statusCode: number;
   contentType: string | null;
-  normalized: NormalizedContent;
+  normalized: ContentResult;
   engine: string;
   audit: EngineAudit;
   diagnostics: EngineDiagnostics;
@@ -54,9 +54,11 @@ export function deliverable(input: {
     audit: { ...input.audit, engine_winner: input.engine, quality_score: round(q.score), block_reason: null },
     diagnostics: {
       ...input.diagnostics,
+      ...(n.extraction ? { adaptive_extraction: { ...n.extraction.adaptive } } : {}),
       content_quality: { score: round(q.score), confidence: q.confidence, ...(n.limitsApplied.length > 0 ? { limits_applied: [...n.limitsApplied] } : {}) },
     },
     artifacts: input.artifacts ?? [],
     quality: q,
+    extraction: n.extraction,
   };
 }

@@ -15,9 +15,6 @@ const ItemsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-/** Fields of the contract this build does not serve yet: rejected, never ignored. */
-const NOT_YET: (keyof CrawlRequest)[] = ['extraction'];
-
 export function crawlRoutes(ctx: GatewayContext) {
   const idem = idempotencyFor(ctx.store, ctx.config, 'crawl');
   const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
@@ -42,20 +39,13 @@ export function crawlRoutes(ctx: GatewayContext) {
       },
       async (request, reply) => {
         const body = request.body;
-        for (const field of NOT_YET) {
-          if (body[field] !== undefined) {
-            throw new ApiError('unsupported_feature', `${field} is not supported on crawls by this server yet`, {
-              details: { fields: [field] },
-            });
-          }
-        }
         return withIdempotency(request, reply, idem, async () => {
           let created;
           try {
             created = await createCrawl(ctx.crawl, teamOf(request), body);
           } catch (err) {
             if (err instanceof PlanError) {
-              throw new ApiError('validation_error', err.message, { details: { field: err.field } });
+              throw new ApiError('validation_error', err.message, { details: { field: err.field, location: 'body', issues: err.issues } });
             }
             throw err;
           }

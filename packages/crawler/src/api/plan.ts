@@ -1,4 +1,5 @@
 import { CRAWL_LIMITS, type CrawlRequest } from '@trawl/contract';
+import { checkExtraction } from '@trawl/extraction';
 import { hostOf, normalizeUrl, type CrawlPlan, type FrontierRequest } from '@trawl/frontier';
 
 /** A crawl request that is well-formed but cannot be planned; `field` is the offending path (e.g. `urls.3`). */
@@ -6,6 +7,8 @@ export class PlanError extends Error {
   constructor(
     readonly field: string,
     message: string,
+    /** Every problem found, when there are several (extraction schemas are checked whole). */
+    readonly issues: { field: string; message: string }[] = [{ field, message }],
   ) {
     super(message);
     this.name = 'PlanError';
@@ -34,6 +37,11 @@ export function buildPlan(
     seen.set(url, i);
     seeds.push({ url, host: hostOf(url), depth: 0, seed: i, parent: null, attempt: 0 });
   });
+  if (req.extraction) {
+    // What the schema cannot say (CSS that does not parse, templates naming unknown fields): before any credit.
+    const issues = checkExtraction(req.extraction).map((i) => ({ field: ['extraction', ...i.path].join('.'), message: i.message }));
+    if (issues.length > 0) throw new PlanError(issues[0].field, `${issues[0].field}: ${issues[0].message}`, issues);
+  }
   const max_pages = req.max_pages ?? CRAWL_LIMITS.max_pages.default;
   if (seeds.length > max_pages) {
     throw new PlanError('max_pages', `max_pages (${max_pages}) is lower than the number of seeds (${seeds.length}); seeds count as pages`);

@@ -1,4 +1,5 @@
 import { LruMap } from '@trawl/contract';
+import { schemaKey } from '@trawl/extraction';
 import { compileScope, type CrawlPlan, type CrawlStore, type ScopeRule } from '@trawl/frontier';
 
 /** What a worker keeps about a crawl it serves: the immutable plan and its compiled per-seed scope rules. */
@@ -7,6 +8,8 @@ export interface CrawlContext {
   rules: ScopeRule[];
   /** Normalized URLs this worker already submitted for admission (admitted or not, they never need it again). */
   submitted: Set<string>;
+  /** The extraction schema's key in selector memory (`@trawl/extraction` schemaKey); null without extraction. */
+  schemaKey: string | null;
 }
 
 const MAX_SUBMITTED = 100_000;
@@ -35,7 +38,12 @@ export class CrawlContexts {
             this.forgetIf(crawlId, loading);
             return null;
           }
-          return { plan: s.plan, rules: s.plan.seeds.map((seed) => compileScope(seed, s.plan.scope)), submitted: new Set<string>() };
+          return {
+            plan: s.plan,
+            rules: s.plan.seeds.map((seed) => compileScope(seed, s.plan.scope)),
+            submitted: new Set<string>(),
+            schemaKey: s.plan.extraction ? schemaKey(s.plan.extraction) : null,
+          };
         },
         (err: unknown) => {
           // A failed read (the store was unreachable) must not stay cached: the next page asks again.

@@ -60,6 +60,7 @@ export class CrawlWorker {
       light: d.light,
       browser: d.browser,
       content: d.content,
+      memory: d.store,
       robots: this.settings.robots
         ? new RobotsCache(d.light, d.directory, this.settings.robotsTtlMs, Math.min(10_000, this.settings.fetchTimeoutMs))
         : null,

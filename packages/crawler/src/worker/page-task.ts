@@ -1,11 +1,13 @@
 import type { CrawlStore, FrontierRequest, Lease, PageResult } from '@trawl/frontier';
-import { hostOf, normalizeUrl, whileStoreUnavailable } from '@trawl/frontier';
+import { hostOf, normalizeUrl, registrableDomain, whileStoreUnavailable } from '@trawl/frontier';
+import type { SelectorMemoryKey, SelectorMemoryStore } from '@trawl/store';
 import { BLOCK_REASONS, retryCategoryOf } from '@trawl/contract';
 import {
   scrapeBrowser,
   scrapeLight,
   type BrowserRenderer,
   type ContentProcessor,
+  type ExtractionTask,
   type LightFetcher,
   type ScrapedPage,
   type ScrapeFailure,
@@ -21,6 +23,8 @@ export interface PageTaskDeps {
   light: LightFetcher;
   browser: BrowserRenderer;
   content: ContentProcessor;
+  /** Where adaptive extraction's selector memory lives (the store of the mode, shared by every worker). */
+  memory: SelectorMemoryStore;
   robots: RobotsCache | null;
   settings: WorkerSettings;
   /** Called when a completion found the crawl has nothing left (to settle it) or had new hosts. */
@@ -64,7 +68,7 @@ function storedItem(page: ScrapedPage, req: FrontierRequest, now: number): Store
     status: page.status,
     title: page.title,
     content: page.content,
-    records: [],
+    records: page.extraction?.records ?? [],
     audit: page.audit,
     diagnostics: page.diagnostics,
     created_at: new Date(now).toISOString(),
@@ -100,9 +104,11 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
   // timeout) rather than fail, since the crawl is asynchronous anyway, and the render's own time starts once it
   // has one: a page that waited is not cut short.
   const t = deps.settings.fetchTimeoutMs;
+  const memoryKey = selectorMemoryKey(ctx, req.host);
+  const extraction = ctx.plan.extraction && memoryKey ? { request: ctx.plan.extraction, memory: await readMemory(deps, memoryKey) } : undefined;
   const outcome = ctx.plan.browser
-    ? await scrapeBrowser(deps, { url: req.url, deadline: deadline + t, budgetMs: t, controls: ctx.plan.browser, allowRedirect, acquireTimeoutMs: t })
-    : await scrapeLight(deps, { url: req.url, deadline, allowRedirect });
+    ? await scrapeBrowser(deps, { url: req.url, deadline: deadline + t, budgetMs: t, controls: ctx.plan.browser, allowRedirect, acquireTimeoutMs: t, extraction })
+    : await scrapeLight(deps, { url: req.url, deadline, allowRedirect, extraction });
   if (!outcome.ok) {
     const f = outcome.failure;
     const category = retryCategory(f);
@@ -119,11 +125,36 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
     await finish(deps, crawlId, lease, { kind, reason: f.blockReason }, []);
     return;
   }
+  const learned = outcome.page.extraction?.memory;
+  if (memoryKey && learned) await writeMemory(deps, memoryKey, learned);
   const links = admissibleLinks(ctx, req, outcome.page.finalUrl, outcome.page.content.links);
   const item = JSON.stringify(storedItem(outcome.page, req, Date.now()));
   // Only links the store actually saw may be skipped next time; a rejected completion admitted nothing.
   if (await finish(deps, crawlId, lease, { kind: 'delivered', item }, links)) {
     for (const l of links) CrawlContexts.remember(ctx, l.url);
+  }
+}
+
+/** Selector memory is kept per team, registrable domain (the host itself when it has none) and schema. */
+function selectorMemoryKey(ctx: CrawlContext, host: string): SelectorMemoryKey | null {
+  if (ctx.schemaKey === null) return null;
+  return { team_id: ctx.plan.team_id, domain: registrableDomain(host) ?? host, schema_key: ctx.schemaKey };
+}
+
+// Selector memory only makes extraction faster or able to recover from a redesign: an unreachable store means
+// extracting without it (or not saving what was learned), never a failed page.
+async function readMemory(deps: PageTaskDeps, key: SelectorMemoryKey): Promise<ExtractionTask['memory']> {
+  try {
+    return await deps.memory.getSelectorMemory(key, deps.settings.selectorMemoryTtlS);
+  } catch {
+    return null;
+  }
+}
+async function writeMemory(deps: PageTaskDeps, key: SelectorMemoryKey, value: string): Promise<void> {
+  try {
+    await deps.memory.putSelectorMemory(key, value, deps.settings.selectorMemoryTtlS);
+  } catch {
+    // relearned from a later page
   }
 }
 

@@ -27,6 +27,8 @@ export interface WorkerSettings {
    * is given up; the page's lease then lapses and the page is crawled again.
    */
   storeOutageMs: number;
+  /** Adaptive extraction: how long a selector memory lives unused. */
+  selectorMemoryTtlS: number;
 }
 
 export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
@@ -43,4 +45,5 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   defaultBackoffMs: 2_000,
   crawlRetentionMs: 8 * 86_400_000,
   storeOutageMs: 30_000,
+  selectorMemoryTtlS: 30 * 86_400,
 };
