@@ -4,6 +4,15 @@ import { startGateway, type RunningGateway } from '../../apps/gateway/src/start.
 
 export const TEST_KEY = 'test-key-0123456789abcdef';
 
+/** Every rate-limit default at 0 (unlimited); apps/gateway/test/rate-limit.e2e.test.ts sets its own. */
+export const RATE_LIMITS_OFF: Record<string, string> = {
+  TRAWL_RATE_LIMIT_FETCH_PER_MIN: '0',
+  TRAWL_RATE_LIMIT_BROWSER_SCRAPE_PER_MIN: '0',
+  TRAWL_RATE_LIMIT_CRAWL_CREATE_PER_MIN: '0',
+  TRAWL_RATE_LIMIT_TRENDS_CREATE_PER_MIN: '0',
+  TRAWL_RATE_LIMIT_READS_PER_MIN: '0',
+};
+
 export interface TestGateway extends RunningGateway {
   /** Every log line the gateway wrote, as parsed JSON. */
   logs: Record<string, unknown>[];
@@ -13,7 +22,7 @@ export interface TestGateway extends RunningGateway {
 
 /**
  * A real gateway on a free loopback port. Hostnames under .test map to 127.0.0.1 and the SSRF guard lets
- * 127.0.0.1 through (only), as the fixture sites need.
+ * 127.0.0.1 through (only), as the fixture sites need. Rate limits are off unless `env` sets them.
  */
 export async function startTestGateway(env: Record<string, string> = {}, now?: () => number): Promise<TestGateway> {
   const config = loadConfig({
@@ -23,6 +32,8 @@ export async function startTestGateway(env: Record<string, string> = {}, now?: (
     TRAWL_HOST_RESOLVER_RULES: 'MAP *.test 127.0.0.1',
     LOG_LEVEL: 'info',
     TRAWL_CHECK_RESPONSES: 'true',
+    // Rate limits off unless a test sets them: suites poll runs, crawls and jobs faster than a person would.
+    ...RATE_LIMITS_OFF,
     ...env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { TEST_KEY } from './gateway.ts';
+import { RATE_LIMITS_OFF, TEST_KEY } from './gateway.ts';
 
 /**
  * Real Trawl processes for cluster-mode tests (`node --import tsx <script>`), with their output kept for the
@@ -122,12 +122,12 @@ export async function startWorkerProcess(name: string, env: Record<string, strin
   return Object.assign(p, { workerIds: (JSON.parse(line) as { workers: string[] }).workers });
 }
 
-/** A gateway process (`apps/gateway/src/main.ts`, PORT 0), resolved with its URL once it listens. */
+/** A gateway process (`apps/gateway/src/main.ts`, PORT 0, rate limits off unless `env` sets them), resolved with its URL once it listens. */
 export async function startGatewayProcess(
   name: string,
   env: Record<string, string>,
 ): Promise<ManagedProcess & { url: string; call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response> }> {
-  const p = spawnTrawl(name, 'apps/gateway/src/main.ts', { PORT: '0', TRAWL_BOOTSTRAP_KEY: TEST_KEY, ...env });
+  const p = spawnTrawl(name, 'apps/gateway/src/main.ts', { PORT: '0', TRAWL_BOOTSTRAP_KEY: TEST_KEY, ...RATE_LIMITS_OFF, ...env });
   const line = await p.waitForLine(/Trawl listening on /, 60_000);
   const url = /Trawl listening on (\S+)/.exec(line)![1];
   return Object.assign(p, {

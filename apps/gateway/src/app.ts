@@ -4,10 +4,12 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import type { GatewayContext } from './context.ts';
 import { checkHealth } from './health.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { rateLimitDefaults, registerRateLimits } from './plugins/rate-limit.ts';
 import { registerErrorHandling, sendApiError } from './plugins/errors.ts';
 import { clientErrorHandler, frameworkErrorOf, RouteMethods } from './plugins/framework-errors.ts';
 import { genRequestId } from './plugins/request-id.ts';
 import { checkingSerializer, plainSerializer } from './response-check.ts';
+import { withRateLimitHeaders } from './route-schema.ts';
 import { zodValidatorCompiler } from './validation.ts';
 import { docsRoutes } from './routes/docs-route.ts';
 import { fetchRoutes } from './routes/fetch-route.ts';
@@ -75,6 +77,8 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   });
   registerErrorHandling(app, routeMethods);
   registerAuth(app, ctx.store, ctx.recoverKey);
+  // After auth (hooks run in registration order): only an authenticated team's requests are counted.
+  registerRateLimits(app, ctx.store, rateLimitDefaults(ctx.config));
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -86,7 +90,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: withRateLimitHeaders(jsonSchemaTransform),
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(docsRoutes);

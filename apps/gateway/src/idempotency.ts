@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Store, StoredResponse } from '@trawl/store';
 import { ApiError } from './api-error.ts';
 import { teamOf } from './plugins/auth.ts';
+import { refundRateLimit } from './plugins/rate-limit.ts';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -89,6 +90,8 @@ export async function withIdempotency(
         headers: { 'retry-after': '1' },
       });
     case 'replay':
+      // A replay creates nothing: it does not count against the team's rate limit (its unit is given back).
+      await refundRateLimit(opts.store, request, reply);
       reply.header('idempotent-replayed', 'true');
       return reply.code(begun.response.status).type('application/json; charset=utf-8').send(begun.response.body);
   }

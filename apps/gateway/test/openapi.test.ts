@@ -51,6 +51,21 @@ describe('OpenAPI document', () => {
     expect(d.components.schemas.PublicError.properties.code.enum).toContain('payment_required');
   });
 
+  it('documents the RateLimit headers on every answer after auth, and Retry-After on 429', async () => {
+    const d = await doc('/api-docs/public-v1/openapi');
+    for (const [path, item] of Object.entries(d.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.responses['429'], `${method} ${path}`).toBeDefined();
+        for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
+          const names = Object.keys(r.headers ?? {});
+          if (status === '401' || status === '403') expect(names, `${method} ${path} ${status}`).toEqual([]);
+          else expect(names, `${method} ${path} ${status}`).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+        }
+        expect(op.responses['429'].headers['Retry-After'].schema).toMatchObject({ type: 'integer', minimum: 1 });
+      }
+    }
+  });
+
   it('serves a valid per-area document with only that area', async () => {
     for (const area of ['fetch', 'runs', 'crawl', 'search-trends']) {
       const d = await doc(`/api-docs/public-v1/openapi/${area}`);

@@ -68,6 +68,15 @@ export const EnvSchema = z.object({
   TRAWL_TRENDS_LEASE_MS: intFrom(500, 600_000, 15_000),
   TRAWL_TRENDS_CONCURRENCY: intFrom(1, 64, 4),
   TRAWL_TRENDS_JOB_RETENTION_S: intFrom(1, 10 * 365 * 86400, 7 * 86400),
+  /**
+   * Rate limits on /v1: requests per team in any 60 seconds, per route class (0 = unlimited). A team's override
+   * (admin `limits.set`) wins over these defaults.
+   */
+  TRAWL_RATE_LIMIT_FETCH_PER_MIN: intFrom(0, 1_000_000, 600),
+  TRAWL_RATE_LIMIT_BROWSER_SCRAPE_PER_MIN: intFrom(0, 1_000_000, 60),
+  TRAWL_RATE_LIMIT_CRAWL_CREATE_PER_MIN: intFrom(0, 1_000_000, 60),
+  TRAWL_RATE_LIMIT_TRENDS_CREATE_PER_MIN: intFrom(0, 1_000_000, 60),
+  TRAWL_RATE_LIMIT_READS_PER_MIN: intFrom(0, 1_000_000, 1200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;

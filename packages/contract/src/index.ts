@@ -7,4 +7,5 @@ export * from './crawl.ts';
 export * from './extraction.ts';
 export * from './trends.ts';
 export * from './browser-scrape.ts';
+export * from './rate-limits.ts';
 export * from './util/lru-map.ts';

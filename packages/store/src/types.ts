@@ -1,4 +1,4 @@
-import type { PublicRun } from '@trawl/contract';
+import type { PublicRun, RateLimitClass } from '@trawl/contract';
 
 export const KEY_SCOPES = ['fetch', 'crawl', 'trends', 'runs'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -127,7 +127,38 @@ export interface SelectorMemoryStore {
   putSelectorMemory(key: SelectorMemoryKey, value: string, ttlS: number): Promise<void>;
 }
 
-export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger, SelectorMemoryStore {
+/** One rate-limit decision for a (team, route class). */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Requests allowed in any 60 seconds; 0 = unlimited (nothing was counted, no other field means anything). */
+  limit: number;
+  /** Requests left now, after this one if it was allowed. */
+  remaining: number;
+  /** Refused: whole seconds until a request would be allowed (at least 1). Allowed: 0. */
+  retry_after_s: number;
+  /** Whole seconds until the oldest request still counted leaves the window (Remaining goes up); refused: = retry_after_s. */
+  reset_s: number;
+  /** The one-second slot this request was counted in (for a refund), or null when nothing was counted. */
+  slot: number | null;
+}
+
+/**
+ * Per-team rate limits: a sliding window of 60 seconds counted in one-second slots (the current second and the 60
+ * before it, so a request counts for 60 to 61 seconds and no 60-second span ever holds more than the limit). One
+ * atomic step per decision: the team's override (else the default) is read, the window checked and the request
+ * counted together.
+ */
+export interface RateLimitStore {
+  takeRateLimit(teamId: string, routeClass: RateLimitClass, defaultPerMinute: number): Promise<RateLimitDecision>;
+  /** Gives back a request counted in `slot` (an idempotent replay); nothing when that slot has left the window. */
+  refundRateLimit(teamId: string, routeClass: RateLimitClass, slot: number): Promise<void>;
+  /** Sets a team's own limit for a class (0 = unlimited), or with null drops it (the default applies again). */
+  setRateLimit(teamId: string, routeClass: RateLimitClass, perMinute: number | null): Promise<void>;
+  /** A team's overrides (classes without one follow the defaults). */
+  getRateLimits(teamId: string): Promise<Partial<Record<RateLimitClass, number>>>;
+}
+
+export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger, SelectorMemoryStore, RateLimitStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers, rejects when it cannot be reached (health checks). Memory: always fine. */
   ping(): Promise<void>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MEMORY_IDEMPOTENCY_KEYS, MAX_MEMORY_LEDGER_ENTRIES, MAX_MEMORY_SELECTOR_MEMORIES, MemoryStore } from '../src/index.ts';
+import { MAX_MEMORY_IDEMPOTENCY_KEYS, MAX_MEMORY_LEDGER_ENTRIES, MAX_MEMORY_RATE_WINDOWS, MAX_MEMORY_SELECTOR_MEMORIES, MemoryStore } from '../src/index.ts';
 
 /** Embedded mode keeps state in maps: those a caller can grow by sending requests are bounded. */
 describe('memory store bounds', () => {
@@ -40,6 +40,19 @@ describe('memory store bounds', () => {
     expect(await store.getSelectorMemory(key(0), 60)).toBeNull();
     expect(await store.getSelectorMemory(key(1), 60)).toBe('m1');
     expect(await store.getSelectorMemory(key(MAX_MEMORY_SELECTOR_MEMORIES), 60)).toBe(`m${MAX_MEMORY_SELECTOR_MEMORIES}`);
+    await store.close();
+  });
+
+  it('keeps at most MAX_MEMORY_RATE_WINDOWS rate-limit windows, forgetting the least recently used first', async () => {
+    const store = new MemoryStore();
+    for (let i = 0; i <= MAX_MEMORY_RATE_WINDOWS; i++) await store.takeRateLimit(`team_${i}`, 'reads', 1);
+    // The first team's window was forgotten (it starts empty); the newest is still full.
+    expect((await store.takeRateLimit('team_0', 'reads', 1)).allowed).toBe(true);
+    expect((await store.takeRateLimit(`team_${MAX_MEMORY_RATE_WINDOWS}`, 'reads', 1)).allowed).toBe(false);
+    // Overrides are not part of the bound.
+    await store.setRateLimit('team_keep', 'reads', 7);
+    for (let i = 0; i <= MAX_MEMORY_RATE_WINDOWS; i++) await store.takeRateLimit(`other_${i}`, 'reads', 1);
+    expect(await store.getRateLimits('team_keep')).toEqual({ reads: 7 });
     await store.close();
   });
 });

@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { fastifyTRPCPlugin, type CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import { z } from 'zod';
+import { MAX_RATE_LIMIT_PER_MINUTE, RATE_LIMIT_CLASS_NAMES, type RateLimitClass } from '@trawl/contract';
 import { KEY_SCOPES } from '@trawl/store';
 import type { GatewayContext } from '../context.ts';
+import { rateLimitDefaults } from '../plugins/rate-limit.ts';
 
 /**
- * Operator administration over tRPC at /admin: teams, API keys and credits. Guarded by TRAWL_ADMIN_TOKEN
+ * Operator administration over tRPC at /admin: teams, API keys, credits and rate limits. Guarded by TRAWL_ADMIN_TOKEN
  * (not an API key: API keys cannot manage keys, members or billing). Absent token, absent routes.
  */
 function sameSecret(a: string, b: string): boolean {
@@ -35,6 +37,17 @@ function adminRouter(gw: GatewayContext) {
     const team = await store.getTeam(id);
     if (!team) throw new TRPCError({ code: 'NOT_FOUND', message: 'no such team' });
     return team;
+  };
+  const defaults = rateLimitDefaults(gw.config);
+  /** Every class's limit for a team: its override, else the configured default (0 = unlimited). */
+  const limitsOf = async (team_id: string) => {
+    const overrides = await store.getRateLimits(team_id);
+    const limits = {} as Record<RateLimitClass, { per_minute: number; source: 'override' | 'default' }>;
+    for (const c of RATE_LIMIT_CLASS_NAMES) {
+      const o = overrides[c];
+      limits[c] = o === undefined ? { per_minute: defaults[c], source: 'default' } : { per_minute: o, source: 'override' };
+    }
+    return { team_id, limits };
   };
   return t.router({
     'teams.create': admin.input(z.strictObject({ name: z.string().min(1).max(100) })).mutation(async ({ input }) => {
@@ -75,6 +88,24 @@ function adminRouter(gw: GatewayContext) {
       balance: await store.balance(input.team_id),
       entries: await store.entries(input.team_id, 50),
     })),
+    /** A team's own limit for a route class: requests in any 60 seconds, 0 = unlimited, null = back to the default. */
+    'limits.set': admin
+      .input(
+        z.strictObject({
+          team_id: teamId,
+          route_class: z.enum(RATE_LIMIT_CLASS_NAMES),
+          per_minute: z.int().min(0).max(MAX_RATE_LIMIT_PER_MINUTE).nullable(),
+        }),
+      )
+      .mutation(async ({ input }) => {
+        await requireTeam(input.team_id);
+        await store.setRateLimit(input.team_id, input.route_class, input.per_minute);
+        return limitsOf(input.team_id);
+      }),
+    'limits.get': admin.input(z.strictObject({ team_id: teamId })).query(async ({ input }) => {
+      await requireTeam(input.team_id);
+      return limitsOf(input.team_id);
+    }),
   });
 }
 

@@ -26,7 +26,7 @@ export function browserScrapeRoutes(ctx: GatewayContext) {
     app.post(
       '/v1/browser-scrape',
       {
-        config: { scope: 'fetch' },
+        config: { scope: 'fetch', rateClass: 'browser_scrape' },
         schema: {
           operationId: 'browserScrape',
           tags: ['fetch'],

@@ -26,7 +26,7 @@ export function crawlRoutes(ctx: GatewayContext) {
     app.post(
       '/v1/crawl',
       {
-        config: { scope: 'crawl' },
+        config: { scope: 'crawl', rateClass: 'crawl_create' },
         schema: {
           operationId: 'createCrawl',
           tags: ['crawl'],
@@ -61,7 +61,7 @@ export function crawlRoutes(ctx: GatewayContext) {
     app.get(
       '/v1/crawl/:crawl_id',
       {
-        config: { scope: 'crawl' },
+        config: { scope: 'crawl', rateClass: 'reads' },
         schema: {
           operationId: 'getCrawl',
           tags: ['crawl'],
@@ -82,7 +82,7 @@ export function crawlRoutes(ctx: GatewayContext) {
     app.get(
       '/v1/crawl/:crawl_id/items',
       {
-        config: { scope: 'crawl' },
+        config: { scope: 'crawl', rateClass: 'reads' },
         schema: {
           operationId: 'listCrawlItems',
           tags: ['crawl'],
@@ -109,7 +109,7 @@ export function crawlRoutes(ctx: GatewayContext) {
       app.post(
         `/v1/crawl/:crawl_id/${action}`,
         {
-          config: { scope: 'crawl' },
+          config: { scope: 'crawl', rateClass: 'reads' },
           schema: {
             operationId: `${action}Crawl`,
             tags: ['crawl'],

@@ -25,7 +25,7 @@ export function fetchRoutes(ctx: GatewayContext) {
     app.post(
       '/v1/fetch',
       {
-        config: { scope: 'fetch' },
+        config: { scope: 'fetch', rateClass: 'fetch' },
         schema: {
           operationId: 'fetchPage',
           tags: ['fetch'],

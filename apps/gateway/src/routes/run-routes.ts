@@ -23,7 +23,7 @@ export function runRoutes(ctx: GatewayContext) {
     app.get(
       '/v1/runs/:run_id',
       {
-        config: { scope: 'runs' },
+        config: { scope: 'runs', rateClass: 'reads' },
         schema: {
           operationId: 'getRun',
           tags: ['runs'],
@@ -44,7 +44,7 @@ export function runRoutes(ctx: GatewayContext) {
     app.get(
       '/v1/runs/:run_id/artifacts/:key',
       {
-        config: { scope: 'runs' },
+        config: { scope: 'runs', rateClass: 'reads' },
         schema: {
           operationId: 'downloadArtifact',
           tags: ['runs'],

@@ -22,7 +22,7 @@ export function trendsRoutes(ctx: GatewayContext) {
     app.post(
       '/v1/search-trends/related-queries',
       {
-        config: { scope: 'trends' },
+        config: { scope: 'trends', rateClass: 'trends_create' },
         schema: {
           operationId: 'createRelatedQueriesJob',
           tags: ['search-trends'],
@@ -44,7 +44,7 @@ export function trendsRoutes(ctx: GatewayContext) {
     app.get(
       '/v1/search-trends/jobs/:job_id',
       {
-        config: { scope: 'trends' },
+        config: { scope: 'trends', rateClass: 'reads' },
         schema: {
           operationId: 'getTrendsJob',
           tags: ['search-trends'],

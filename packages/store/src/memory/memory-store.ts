@@ -1,4 +1,5 @@
-import { LruMap } from '@trawl/contract';
+import { LruMap, type RateLimitClass } from '@trawl/contract';
+import { refundWindow, takeFromWindow, type RateWindow } from '../rate-limit-window.ts';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
 import { MAX_SELECTOR_MEMORY_BYTES } from '../types.ts';
 import type {
@@ -6,6 +7,7 @@ import type {
   ArtifactMeta,
   IdempotencyBegin,
   LedgerEntry,
+  RateLimitDecision,
   RunRecord,
   SelectorMemoryKey,
   Store,
@@ -33,6 +35,13 @@ export const MAX_MEMORY_CHARGE_MARKS = 100_000;
  */
 export const MAX_MEMORY_SELECTOR_MEMORIES = 2_000;
 
+/**
+ * Rate-limit windows kept (one per team and route class that sent a request, each at most 61 small counters); past
+ * the bound the least recently used is forgotten, which only matters for a team idle long enough to be the least
+ * recent of this many: its window then starts empty. Teams' own limits (admin overrides) are never forgotten.
+ */
+export const MAX_MEMORY_RATE_WINDOWS = 10_000;
+
 interface IdemEntry {
   fingerprint: string;
   response: StoredResponse | null;
@@ -51,6 +60,8 @@ export class MemoryStore implements Store {
   private ledger = new Map<string, LedgerEntry[]>();
   private charged = new LruMap<string, true>(MAX_MEMORY_CHARGE_MARKS);
   private selectorMemories = new LruMap<string, { value: string; expires: number }>(MAX_MEMORY_SELECTOR_MEMORIES);
+  private rateWindows = new LruMap<string, RateWindow>(MAX_MEMORY_RATE_WINDOWS);
+  private rateOverrides = new Map<string, Partial<Record<RateLimitClass, number>>>();
   private sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -168,6 +179,33 @@ export class MemoryStore implements Store {
   }
   async entries(teamId: string, limit: number) {
     return (this.ledger.get(teamId) ?? []).slice(-limit).reverse();
+  }
+
+  async takeRateLimit(teamId: string, routeClass: RateLimitClass, defaultPerMinute: number): Promise<RateLimitDecision> {
+    const limit = this.rateOverrides.get(teamId)?.[routeClass] ?? defaultPerMinute;
+    const key = `${teamId}\n${routeClass}`;
+    let w = this.rateWindows.get(key);
+    if (!w) {
+      if (limit === 0) return takeFromWindow({ secs: [], counts: [] }, 0, this.now());
+      w = { secs: [], counts: [] };
+      this.rateWindows.set(key, w);
+    }
+    // Synchronous from the read to the count: no other request of this process can interleave (atomic).
+    return takeFromWindow(w, limit, this.now());
+  }
+  async refundRateLimit(teamId: string, routeClass: RateLimitClass, slot: number) {
+    const w = this.rateWindows.peek(`${teamId}\n${routeClass}`);
+    if (w) refundWindow(w, slot);
+  }
+  async setRateLimit(teamId: string, routeClass: RateLimitClass, perMinute: number | null) {
+    const o = { ...this.rateOverrides.get(teamId) };
+    if (perMinute === null) delete o[routeClass];
+    else o[routeClass] = perMinute;
+    if (Object.keys(o).length === 0) this.rateOverrides.delete(teamId);
+    else this.rateOverrides.set(teamId, o);
+  }
+  async getRateLimits(teamId: string) {
+    return { ...this.rateOverrides.get(teamId) };
   }
 
   async ping() {

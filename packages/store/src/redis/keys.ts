@@ -43,4 +43,12 @@ export class StoreKeys {
   selectorMemory(teamId: string, domain: string, schemaKey: string) {
     return `${this.prefix}selmem:${teamId}:${domain}:${schemaKey}`;
   }
+  /** One (team, route class) rate-limit window: hash of slot second -> requests counted. Same slot as the overrides. */
+  rateWindow(teamId: string, routeClass: string) {
+    return `${this.prefix}ratelimit:{${teamId}}:w:${routeClass}`;
+  }
+  /** A team's own rate limits: hash of route class -> requests per minute. */
+  rateOverrides(teamId: string) {
+    return `${this.prefix}ratelimit:{${teamId}}:limits`;
+  }
 }

@@ -1,3 +1,4 @@
+import type { RateLimitClass } from '@trawl/contract';
 import { getBuffer, loadScripts, sendCommand, type RedisConnection } from '@trawl/redis';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
 import { ARTIFACT_TOMBSTONE_S } from '../retention.ts';
@@ -6,6 +7,7 @@ import type {
   ArtifactMeta,
   IdempotencyBegin,
   LedgerEntry,
+  RateLimitDecision,
   RunRecord,
   SelectorMemoryKey,
   Store,
@@ -19,7 +21,12 @@ const scripts = loadScripts(new URL('./lua/', import.meta.url), [
   'idempotency-complete-1.lua',
   'idempotency-release-1.lua',
   'ledger-charge-3.lua',
+  'rate-limit-take-2.lua',
+  'rate-limit-refund-1.lua',
 ]);
+
+/** How long an idle rate-limit window is kept: past its 61 one-second slots, with slack for clocks that disagree. */
+const RATE_WINDOW_TTL_MS = 120_000;
 
 /** Cluster-mode store: every gateway and worker shares it. Pinned by the same conformance suite as memory. */
 export class RedisStore implements Store {
@@ -185,6 +192,29 @@ export class RedisStore implements Store {
   async putSelectorMemory(key: SelectorMemoryKey, value: string, ttlS: number): Promise<void> {
     if (Buffer.byteLength(value, 'utf8') > MAX_SELECTOR_MEMORY_BYTES) return;
     await this.redis.set(this.k.selectorMemory(key.team_id, key.domain, key.schema_key), value, { expiration: { type: 'EX', value: ttlS } });
+  }
+
+  async takeRateLimit(teamId: string, routeClass: RateLimitClass, defaultPerMinute: number): Promise<RateLimitDecision> {
+    const r = await scripts['rate-limit-take'].run<number[]>(
+      this.redis,
+      [this.k.rateWindow(teamId, routeClass), this.k.rateOverrides(teamId)],
+      [routeClass, defaultPerMinute, this.now(), RATE_WINDOW_TTL_MS],
+    );
+    const [allowed, limit, remaining, retry, reset, slot] = r.map(Number);
+    return { allowed: allowed === 1, limit, remaining, retry_after_s: retry, reset_s: reset, slot: slot < 0 ? null : slot };
+  }
+  async refundRateLimit(teamId: string, routeClass: RateLimitClass, slot: number) {
+    await scripts['rate-limit-refund'].run(this.redis, [this.k.rateWindow(teamId, routeClass)], [slot]);
+  }
+  async setRateLimit(teamId: string, routeClass: RateLimitClass, perMinute: number | null) {
+    if (perMinute === null) await this.redis.hDel(this.k.rateOverrides(teamId), routeClass);
+    else await this.redis.hSet(this.k.rateOverrides(teamId), routeClass, String(perMinute));
+  }
+  async getRateLimits(teamId: string) {
+    const h = await this.redis.hGetAll(this.k.rateOverrides(teamId));
+    const out: Partial<Record<RateLimitClass, number>> = {};
+    for (const [k, v] of Object.entries(h)) out[k as RateLimitClass] = Number(v);
+    return out;
   }
 
   async ping() {
