@@ -78,7 +78,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   registerErrorHandling(app, routeMethods);
   registerAuth(app, ctx.store, ctx.recoverKey);
   // After auth (hooks run in registration order): only an authenticated team's requests are counted.
-  registerRateLimits(app, ctx.store, rateLimitDefaults(ctx.config));
+  registerRateLimits(app, ctx.store, rateLimitDefaults(ctx.config), ctx.config.TRAWL_RATE_LIMITS === 'on');
 
   await app.register(fastifySwagger, {
     openapi: {

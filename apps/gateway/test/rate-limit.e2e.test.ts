@@ -71,6 +71,19 @@ describe('every authenticated /v1 route names its rate-limit class', () => {
     }
   });
 
+  it('TRAWL_RATE_LIMITS=off takes the limiter out of the path: no counting, no headers', async () => {
+    const gw = await startTestGateway({ ...ENV, TRAWL_RATE_LIMITS: 'off', TRAWL_RATE_LIMIT_READS_PER_MIN: '1' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await gw.call('GET', '/v1/runs/run_missing');
+        expect(res.status).toBe(404);
+        expect(res.headers.get('ratelimit-limit')).toBeNull();
+      }
+    } finally {
+      await gw.close();
+    }
+  });
+
   it('refuses to register an authenticated route that has no class (or another class than the table)', () => {
     const app = Fastify();
     registerRateLimits(app, new MemoryStore(), rateLimitDefaults(loadConfig({})));

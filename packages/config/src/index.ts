@@ -72,6 +72,8 @@ export const EnvSchema = z.object({
    * Rate limits on /v1: requests per team in any 60 seconds, per route class (0 = unlimited). A team's override
    * (admin `limits.set`) wins over these defaults.
    */
+  /** `off`: the limiter is out of the request path entirely (no counting, overrides ignored, no RateLimit headers). */
+  TRAWL_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRAWL_RATE_LIMIT_FETCH_PER_MIN: intFrom(0, 1_000_000, 600),
   TRAWL_RATE_LIMIT_BROWSER_SCRAPE_PER_MIN: intFrom(0, 1_000_000, 60),
   TRAWL_RATE_LIMIT_CRAWL_CREATE_PER_MIN: intFrom(0, 1_000_000, 60),

@@ -40,7 +40,7 @@ function setHeaders(reply: FastifyReply, d: RateLimitDecision): void {
  * carries RateLimit-Limit / -Remaining / -Reset, unless the class is unlimited for the team. A store that cannot be
  * reached rejects here as everywhere (503 service_unavailable): the key was just read from the same store.
  */
-export function registerRateLimits(app: FastifyInstance, store: Store, defaults: Record<RateLimitClass, number>): void {
+export function registerRateLimits(app: FastifyInstance, store: Store, defaults: Record<RateLimitClass, number>, enabled = true): void {
   app.decorateRequest('rateLimit', null);
   app.addHook('onRoute', (r) => {
     if (!r.config?.scope) return;
@@ -53,6 +53,8 @@ export function registerRateLimits(app: FastifyInstance, store: Store, defaults:
       }
     }
   });
+  // TRAWL_RATE_LIMITS=off: out of the request path (the class check above still holds).
+  if (!enabled) return;
   app.addHook('onRequest', async (request, reply) => {
     const cls = request.routeOptions.config?.rateClass;
     if (!cls || !request.apiKey) return;
