@@ -39,7 +39,7 @@ export const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': seconds(
     "Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team).",
   ),
-  'RateLimit-Remaining': seconds('Requests left now, this one included.'),
+  'RateLimit-Remaining': seconds('Requests left now, after this one.'),
   'RateLimit-Reset': seconds(
     'Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After.',
   ),
