@@ -4,7 +4,7 @@ export { isElement, parseHtml, type DomDocument, type DomElement, type DomNode, 
 export { DEFAULT_CONTENT_LIMITS, type ContentLimits, type LimitApplied } from './limits.ts';
 export { UnsupportedContentTypeError } from './errors.ts';
 export type { PageMetadata } from './extract/metadata.ts';
-export { normalizeContent, type NormalizedContent } from './normalize-content.ts';
+export { normalizeContent, screenBody, type NormalizedContent } from './normalize-content.ts';
 export type { DocumentHook } from './html-content.ts';
 export { QUALITY_THRESHOLD, type ContentQuality, type QualitySignals } from './quality.ts';
 export { serializeInnerSanitized } from './sanitize/sanitize-html.ts';

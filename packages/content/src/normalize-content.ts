@@ -24,6 +24,24 @@ export interface NormalizedContent {
   limitsApplied: LimitApplied[];
 }
 
+/** How much of a body the early check reads: enough to judge, little enough for the calling thread. */
+const SCREEN_BYTES = 64 * 1024;
+
+/**
+ * The early, cheap part of the checks normalizeContent makes, on the head of the body only: throws the same
+ * UnsupportedContentTypeError for a type we do not convert or for bytes that are not text. Callers that hand bodies
+ * to other threads run it first, so a large binary body is refused at once instead of queueing behind large pages
+ * for a thread it would only be refused by. The whole body is still checked by normalizeContent.
+ */
+export function screenBody(body: Buffer, contentType: string | null): void {
+  const kind = contentKindOf(contentType, body);
+  if (kind === null) throw new UnsupportedContentTypeError(contentType);
+  const head = body.length > SCREEN_BYTES ? body.subarray(0, SCREEN_BYTES) : body;
+  const detected = bodyCharset(head, contentType, kind);
+  const verdict = checkText(head, detected.charset);
+  if (!verdict.text && !(verdict.invalidUtf8 && !detected.labelled)) throw new UnsupportedContentTypeError(contentType, true);
+}
+
 /**
  * Turns a fetched body into normalized content. body: raw bytes as received; contentType: the response's
  * Content-Type header; url: the final URL after redirects. Throws only UnsupportedContentTypeError: for types we

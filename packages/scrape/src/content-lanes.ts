@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { UnsupportedContentTypeError, type ContentLimits } from '@trawl/content';
+import { screenBody, UnsupportedContentTypeError, type ContentLimits } from '@trawl/content';
 import { ContentTimeoutError, type ContentInput, type ContentProcessor } from './content-errors.ts';
 import type { ContentResult, ExtractionTask } from './content-step.ts';
 
@@ -151,6 +151,12 @@ export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
       const lane = input.body.length >= opts.slowBytes ? slow : fast;
       const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
       if (deadline <= Date.now()) return Promise.reject(new ContentTimeoutError());
+      try {
+        // A body that is not text is refused here, not after queueing for a thread behind large pages.
+        screenBody(input.body, input.contentType);
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
       return new Promise<ContentResult>((resolve, reject) => {
         const job: Job = { body: input.body, contentType: input.contentType, url: input.url, extraction: input.extraction, state: 'queued', timer: null, resolve, reject };
         if (Number.isFinite(deadline)) job.timer = setTimeout(() => expire(lane, job), Math.max(0, deadline - Date.now()));

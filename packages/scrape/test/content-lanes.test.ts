@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONTENT_LIMITS } from '@trawl/content';
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_CONTENT_LIMITS, UnsupportedContentTypeError } from '@trawl/content';
 import { laneContentProcessor } from '../src/content-lanes.ts';
 import { ContentTimeoutError, defaultContentThreads } from '../src/index.ts';
 
@@ -50,6 +51,14 @@ describe('content lanes', () => {
     } finally {
       await one.close();
     }
+  });
+
+  it('refuses a large binary body at once, without queueing it behind a page that holds the slow lane', async () => {
+    const holding = pool.normalize(input(deep, Date.now() + 1500)).catch((e) => e); // the slow lane is busy
+    const binary = await pool.normalize(input(randomBytes(5 * 1048576), Date.now() + 1000)).catch((e) => e);
+    expect(binary).toBeInstanceOf(UnsupportedContentTypeError);
+    expect((binary as UnsupportedContentTypeError).notText).toBe(true);
+    await holding; // finished or stopped at its deadline: either way the binary body did not wait for it
   });
 
   it('refuses a page whose deadline has already passed', async () => {
