@@ -417,8 +417,14 @@ export const TEXT_KIND_PENALTY = 0.75;
  */
 export function textKindAgrees(fp: Fingerprint, c: Fingerprint): boolean {
   if ((fp.l === 0) !== (c.l === 0)) return false;
+  // A text of symbols alone (a "·" separator, a "•" bullet) is never a value of a field that had words or numbers.
+  if (hasWordOrNumber(fp.x) !== hasWordOrNumber(c.x)) return false;
   if (fp.w > 2 && c.w > 2) return true;
   return fp.x.includes('9') === c.x.includes('9') && fp.x.includes('$') === c.x.includes('$');
+}
+
+function hasWordOrNumber(shape: string): boolean {
+  return shape.includes('a') || shape.includes('9');
 }
 
 /** How much a record candidate resembles a remembered record element, 0..1 (structure only, no text shape). */

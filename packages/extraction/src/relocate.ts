@@ -26,8 +26,12 @@ const GROUP_SAMPLE = 3;
 /** A schema selector's match inside a relocated record is kept when this close below FIELD_THRESHOLD. */
 const SELECTOR_ALLOWANCE = 0.1;
 const RECORD_WEIGHT = 0.3;
-/** Share of relocated records that must hold each field memory saw in every record. */
+/** Share of relocated records that must hold each field memory saw in every record (scaled by its presence). */
 const REQUIRED_FIELD_SHARE = 0.5;
+/** Fields present in at least this share of the learned records are the ones a relocation must find... */
+const REQUIRED_PRESENCE = 0.5;
+/** ...all but this share of them (rounded down): one field changed beyond recognition is left null. */
+const LOST_FIELDS_SHARE = 0.25;
 
 /** How one field is looked for inside a record. */
 export interface FieldPlan {
@@ -127,6 +131,9 @@ export class Relocator {
         const allowance = schemaSelector ? SELECTOR_ALLOWANCE : 0;
         sim = this.fieldSim(i, found[0], record);
         if (sim < FIELD_THRESHOLD - allowance) return;
+        // A selector that still matches after a redesign may match the wrong element (a positional selector after
+        // the columns moved): another element clearly more like the field wins, by search.
+        if (this.clearlyBetter(i, record, found[0], sim)) return;
         sim = Math.min(1, sim + allowance);
       }
       if (mem === null || mem.same === -1) {
@@ -181,6 +188,18 @@ export class Relocator {
       weights += mem.p;
     });
     return { elements, sims, sources, fieldScore: weights === 0 ? 1 : weighted / weights };
+  }
+
+  /** Whether an element of the record giving another value is more similar to field i than el by FIELD_MARGIN. */
+  private clearlyBetter(i: number, record: DomElement, el: DomElement, sim: number): boolean {
+    const attribute = this.compiled.fields[i].attribute;
+    const value = this.valueKey(i, el);
+    for (const other of descendants(record)) {
+      if (other === el || (attribute !== null && attributeOf(other, attribute) === null)) continue;
+      if (this.fieldSim(i, other, record) - sim < FIELD_MARGIN) continue;
+      if (this.valueKey(i, other) !== value) return true;
+    }
+    return false;
   }
 
   /**
@@ -302,8 +321,7 @@ export class Relocator {
       const derived = fieldSelectors[i];
       return derived === null ? plan : { selector: compileSelector(derived), trusted: false, search: true };
     });
-    const records: { el: DomElement; match: RecordMatch; score: number }[] = [];
-    let bestRejected = 0;
+    const members: { el: DomElement; match: RecordMatch; sim: number }[] = [];
     const [depth, tag] = best.key.split('|');
     // Members of the same markup (most cards) reuse the similarities of the first one matched.
     const templates = new Map<string, TemplateHint['like']>();
@@ -315,19 +333,107 @@ export class Relocator {
       if (like === undefined) {
         templates.set(key, { match, positions: match.elements.map((found) => (found === null ? -1 : elements.indexOf(found[0]))) });
       }
-      const score = RECORD_WEIGHT * this.recordSim(el) + (1 - RECORD_WEIGHT) * match.fieldScore;
-      if (score >= RECORD_THRESHOLD) records.push({ el, match, score });
-      else bestRejected = Math.max(bestRejected, score);
+      members.push({ el, match, sim: this.recordSim(el) });
+    }
+    this.dropNeighbourValues(members.map((m) => ({ el: m.el, match: m.match })));
+    // A field memory saw in most records that is found in few of these was not relocated (its markup changed
+    // beyond recognition): it is left null everywhere, and records are scored on the fields that were. Twice: the
+    // fields lost among all members (promos included), then among the records kept.
+    let lost: number[] = [];
+    let records: { el: DomElement; match: RecordMatch; score: number }[] = [];
+    let bestRejected = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      const among = pass === 0 ? members : records;
+      lost = this.lostFields(among.map((m) => m.match));
+      records = [];
+      bestRejected = 0;
+      for (const m of members) {
+        const score = RECORD_WEIGHT * m.sim + (1 - RECORD_WEIGHT) * this.fieldScoreWithout(m.match, lost);
+        if (score >= RECORD_THRESHOLD) records.push({ el: m.el, match: m.match, score });
+        else bestRejected = Math.max(bestRejected, score);
+      }
+      if (records.length === 0) break;
     }
     const confidence = records.length === 0 ? bestRejected : records.reduce((sum, r) => sum + r.score, 0) / records.length;
-    // Every field present in all the records memory was learned from must be found in at least half of these
-    // records: a list of something else (blog posts where products were) is not a redesign of the same records.
-    for (let i = 0; i < this.compiled.fields.length; i++) {
-      if ((this.memory.fields[i]?.p ?? 0) < 1) continue;
-      const found = records.filter((r) => r.match.elements[i] !== null).length;
-      if (found < records.length * REQUIRED_FIELD_SHARE) return { records: [], confidence: Math.min(confidence, found / records.length), fieldSelectors };
+    // Most of the fields memory saw in most records must be found in most of these records: a list of something
+    // else (blog posts where products were) misses several, a redesign that changed one field beyond recognition
+    // only that one.
+    const required = this.memory.fields.filter((f) => f !== null && f.p >= REQUIRED_PRESENCE).length;
+    if (records.length > 0 && lost.length > Math.floor(required * LOST_FIELDS_SHARE)) {
+      return { records: [], confidence: Math.min(confidence, 1 - lost.length / required), fieldSelectors };
+    }
+    for (const r of records) {
+      for (const i of lost) {
+        r.match.elements[i] = null;
+        r.match.sims[i] = 0;
+        r.match.sources[i] = null;
+      }
     }
     return { records, confidence, fieldSelectors };
+  }
+
+  /**
+   * Records of one group share a template, so each place in it (the path of tags and classes below the record)
+   * holds one field. A field whose element sits, in some record, where another field sits in more records (an
+   * optional field absent from this record taking its neighbour's element) is null in that record, and so is a
+   * field that follows it (a link's href after its text).
+   */
+  private dropNeighbourValues(records: readonly { el: DomElement; match: RecordMatch }[]): void {
+    const n = this.compiled.fields.length;
+    const places = records.map((r) => r.match.elements.map((found, i) => (found === null || (this.memory.fields[i]?.same ?? -1) >= 0 ? null : placeOf(found[0], r.el))));
+    const counts = new Map<string, number[]>();
+    for (const row of places) {
+      row.forEach((place, i) => {
+        if (place === null) return;
+        let c = counts.get(place);
+        if (c === undefined) counts.set(place, (c = new Array<number>(n).fill(0)));
+        c[i]++;
+      });
+    }
+    records.forEach((r, k) => {
+      const dropped: number[] = [];
+      places[k].forEach((place, i) => {
+        if (place === null) return;
+        const c = counts.get(place)!;
+        // Displaced: the usual holder of this place is elsewhere (or nowhere) in this record.
+        if (c.some((count, j) => j !== i && count > c[i] && places[k][j] !== place)) dropped.push(i);
+      });
+      if (dropped.length === 0) return;
+      this.compiled.fields.forEach((_, i) => {
+        const same = this.memory.fields[i]?.same ?? -1;
+        if (!dropped.includes(i) && !(same >= 0 && dropped.includes(same))) return;
+        r.match.elements[i] = null;
+        r.match.sims[i] = 0;
+        r.match.sources[i] = null;
+      });
+    });
+  }
+
+  /**
+   * Fields memory saw in at least REQUIRED_PRESENCE of the records that are found in fewer than
+   * REQUIRED_FIELD_SHARE of what their presence promises among these matches.
+   */
+  private lostFields(matches: readonly RecordMatch[]): number[] {
+    const lost: number[] = [];
+    if (matches.length === 0) return lost;
+    this.memory.fields.forEach((mem, i) => {
+      if (mem === null || mem.p < REQUIRED_PRESENCE) return;
+      const found = matches.filter((m) => m.elements[i] !== null).length;
+      if (found < matches.length * mem.p * REQUIRED_FIELD_SHARE) lost.push(i);
+    });
+    return lost;
+  }
+
+  /** The record's field score (weighted by presence) leaving out the given fields. */
+  private fieldScoreWithout(match: RecordMatch, left: readonly number[]): number {
+    let weighted = 0;
+    let weights = 0;
+    this.memory.fields.forEach((mem, i) => {
+      if (mem === null || mem.p === 0 || left.includes(i)) return;
+      weighted += mem.p * match.sims[i];
+      weights += mem.p;
+    });
+    return weights === 0 ? 0 : weighted / weights;
   }
 
   /** Same depth, tag and three ancestor tags: siblings of one list, or cards in rows. */
@@ -365,6 +471,18 @@ function markupTemplate(record: DomElement): { key: string; elements: DomElement
     key += '>';
   }
   return { key, elements };
+}
+
+/** Where an element sits below its record: tag and classes of every step (siblings alike share a place). */
+function placeOf(el: DomElement, record: DomElement): string {
+  let place = '';
+  for (let e: DomElement | null = el; e !== null && e !== record; e = e.parent as DomElement | null) {
+    // Within one page, generated class names are as stable as any.
+    const cls = typeof e.attribs.class === 'string' ? e.attribs.class.trim().split(/\s+/).sort().join('.') : '';
+    place = `${e.name}.${cls}>${place}`;
+    if (e.parent === null || e.parent.type === 'root') break;
+  }
+  return place;
 }
 
 export interface Relocation {
