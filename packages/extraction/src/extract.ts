@@ -140,6 +140,7 @@ function relocatedPage(root: DomDocument, compiled: CompiledExtraction, memory: 
     if (records.length > 0) {
       const plans = compiled.fields.map((field, i) => ({ selector: derivedFieldSelector(memory.derived, i) ?? field.selector, trusted: false, search: true }));
       const matches = records.map((record) => relocator.matchRecord(record, plans));
+      relocator.dropConstantValues(records.map((el, r) => ({ el, match: matches[r] })));
       const scores = records.map((record, r) => 0.3 * relocator.recordSim(record) + 0.7 * matches[r].fieldScore);
       const confidence = mean(scores);
       if (scores.every((s) => s >= RECORD_THRESHOLD) && confidence >= CONFIDENCE_THRESHOLD) {

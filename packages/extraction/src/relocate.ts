@@ -32,6 +32,8 @@ const REQUIRED_FIELD_SHARE = 0.5;
 const REQUIRED_PRESENCE = 0.5;
 /** ...all but this share of them (rounded down): one field changed beyond recognition is left null. */
 const LOST_FIELDS_SHARE = 0.25;
+/** A relocated value repeated at one place of at least this many records can be page chrome (dropConstantValues). */
+const CONSTANT_MIN_RECORDS = 3;
 
 /** How one field is looked for inside a record. */
 export interface FieldPlan {
@@ -369,7 +371,56 @@ export class Relocator {
         r.match.sources[i] = null;
       }
     }
+    this.dropConstantValues(records);
     return { records, confidence, fieldSelectors };
+  }
+
+  /**
+   * A relocated field whose value is the same text at the same place of several records, where memory says the
+   * field's text varied (fingerprints of more than one text shape) or was sometimes absent and that text is there
+   * in every record, is page chrome (a visually hidden "Compare" label, a "Report" link), not the field: it is
+   * null in those records, and so is a field that follows it.
+   */
+  dropConstantValues(records: readonly { el: DomElement; match: RecordMatch }[]): void {
+    if (records.length < CONSTANT_MIN_RECORDS) return;
+    const { fields } = this.compiled;
+    fields.forEach((field, i) => {
+      const mem = this.memory.fields[i];
+      if (mem === null || mem.same >= 0 || field.type === 'list') return;
+      const varied = new Set(mem.fp.map((fp) => `${fp.x}|${fp.l}|${fp.w}`)).size > 1;
+      if (!varied && mem.p >= 1) return;
+      const byPlace = new Map<string, { value: string; rows: number[]; constant: boolean }>();
+      records.forEach((r, k) => {
+        const found = r.match.elements[i];
+        if (found === null || r.match.sources[i] === 'schema') return;
+        const place = placeOf(found[0], r.el);
+        const value = this.valueKey(i, found[0]);
+        const group = byPlace.get(place);
+        if (group === undefined) byPlace.set(place, { value, rows: [k], constant: true });
+        else {
+          group.rows.push(k);
+          if (group.value !== value) group.constant = false;
+        }
+      });
+      for (const [place, group] of byPlace) {
+        if (!group.constant || group.rows.length < CONSTANT_MIN_RECORDS) continue;
+        if (!varied && !records.every((r, k) => group.rows.includes(k) || this.holds(r.el, place, i, group.value))) continue;
+        for (const k of group.rows) {
+          const match = records[k].match;
+          fields.forEach((_, j) => {
+            if (j !== i && this.memory.fields[j]?.same !== i) return;
+            match.elements[j] = null;
+            match.sims[j] = 0;
+            match.sources[j] = null;
+          });
+        }
+      }
+    });
+  }
+
+  /** Whether the record has an element at this place giving this value for field i. */
+  private holds(record: DomElement, place: string, i: number, value: string): boolean {
+    return descendants(record).some((el) => placeOf(el, record) === place && this.valueKey(i, el) === value);
   }
 
   /**
