@@ -389,13 +389,26 @@ function positionSimilarity(fp: Fingerprint, c: Fingerprint): number {
   return (fp.i === c.i ? 0.6 : 0) + (fp.e === c.e ? 0.4 : 0);
 }
 
+/** A text leaf restyled under another tag (li → span, time → span, dd → span, a → span, div → p) keeps this much. */
+const LEAF_TAG_SIMILARITY = 0.5;
+
+/**
+ * Tags of field elements: two leaves holding text (no element children) are the same kind of thing whatever
+ * their tags, since a redesign picks the tag of a text leaf for its styling; the rest of the fingerprint decides.
+ */
+function fieldTagSimilarity(fp: Fingerprint, c: Fingerprint): number {
+  const tags = tagSimilarity(fp.t, c.t);
+  if (tags >= LEAF_TAG_SIMILARITY || fp.k !== 0 || c.k !== 0 || fp.l === 0 || c.l === 0) return tags;
+  return LEAF_TAG_SIMILARITY;
+}
+
 /** How much a field candidate resembles a remembered field element, 0..1. */
 export function fieldSimilarity(fp: Fingerprint, c: Fingerprint): number {
   const stableWeight = fp.s.length > 0 || c.s.length > 0 ? 1.5 : 0;
   const classWeight = fp.c.length > 0 || c.c.length > 0 ? 0.75 : 0;
   const total = 2.5 + 1 + classWeight + stableWeight + 3 + 1 + 1 + 0.5;
   const sum =
-    2.5 * tagSimilarity(fp.t, c.t) +
+    2.5 * fieldTagSimilarity(fp, c) +
     1 * jaccard(fp.a, c.a) +
     classWeight * jaccard(fp.c, c.c) +
     stableWeight * jaccard(fp.s, c.s) +

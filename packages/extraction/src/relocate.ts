@@ -238,13 +238,19 @@ export class Relocator {
       assigned.set(pair.field, { el: pair.el, sim: pair.sim });
       taken.add(pair.el);
     }
+    // The other items of an assigned list are that list's elements too, never a rival of another field.
+    const listItems = new Set<DomElement>();
+    for (const [field, { el }] of assigned) {
+      if (fields[field].type !== 'list') continue;
+      for (const p of pairs) if (p.field === field && p.sim >= FIELD_THRESHOLD && p.el.name === el.name && p.el.parent === el.parent) listItems.add(p.el);
+    }
     for (const [field, { el, sim }] of assigned) {
       const value = this.valueKey(field, el);
       const isList = fields[field].type === 'list';
       let rival = 0;
       for (const pair of pairs) {
         if (pair.field !== field || pair.el === el || pair.sim <= rival) continue;
-        if (taken.has(pair.el)) continue; // another field's element
+        if (taken.has(pair.el) || (listItems.has(pair.el) && !isList)) continue; // another field's element
         if (isList && pair.el.name === el.name && pair.el.parent === el.parent) continue; // a list-mate
         if (this.valueKey(field, pair.el) === value) continue; // same value: no ambiguity
         rival = pair.sim;
