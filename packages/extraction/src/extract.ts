@@ -103,6 +103,10 @@ function deadFieldsPage(
     return { selector: derivedFieldSelector(memory.derived, i), trusted: false, search: true };
   });
   const matches = bases.map((record) => relocator.matchRecord(record, plans));
+  // Values that are a neighbour's or page chrome are dropped before the confidence is computed.
+  const records = bases.map((el, r) => ({ el, match: matches[r] }));
+  relocator.dropNeighbourValues(records, dead);
+  relocator.dropConstantValues(records);
   let confidence = 0;
   for (const i of dead) {
     const sims = matches.filter((m) => m.elements[i] !== null).map((m) => m.sims[i]);
@@ -114,7 +118,7 @@ function deadFieldsPage(
     return outcome(buildRecords(compiled, bases, selected, pageUrl), false, 'low_confidence', confidence, null);
   }
   const elements = matches.map((m) => m.elements);
-  const records = buildRecords(compiled, bases, elements, pageUrl, features);
+  const built = buildRecords(compiled, bases, elements, pageUrl, features);
   const searched = dead.some((i) => matches.some((m) => m.sources[i] === 'search' || m.sources[i] === 'same'));
   let next: SelectorMemory | null = null;
   if (searched) {
@@ -126,7 +130,7 @@ function deadFieldsPage(
     };
     next = learnMemory(features, bases, elements, compiled.fields.length, 'relocated', derived, now);
   }
-  return outcome(records, true, 'reused', confidence, next);
+  return outcome(built, true, 'reused', confidence, next);
 }
 
 /** The base selector matched nothing: records from the derived selectors if they still hold, else by search. */

@@ -232,17 +232,17 @@ export class Relocator {
     pairs.sort((a, b) => b.sim - a.sim);
     const assigned = new Map<number, { el: DomElement; sim: number }>();
     const taken = new Set<DomElement>();
+    // The other items of an assigned list are that list's elements too: never another field's, nor its rival.
+    const listItems = new Set<DomElement>();
     for (const pair of pairs) {
       if (pair.sim < FIELD_THRESHOLD) break;
-      if (assigned.has(pair.field) || taken.has(pair.el)) continue;
+      if (assigned.has(pair.field) || taken.has(pair.el) || listItems.has(pair.el)) continue;
       assigned.set(pair.field, { el: pair.el, sim: pair.sim });
       taken.add(pair.el);
-    }
-    // The other items of an assigned list are that list's elements too, never a rival of another field.
-    const listItems = new Set<DomElement>();
-    for (const [field, { el }] of assigned) {
-      if (fields[field].type !== 'list') continue;
-      for (const p of pairs) if (p.field === field && p.sim >= FIELD_THRESHOLD && p.el.name === el.name && p.el.parent === el.parent) listItems.add(p.el);
+      if (fields[pair.field].type !== 'list') continue;
+      for (const p of pairs) {
+        if (p.field === pair.field && p.sim >= FIELD_THRESHOLD && p.el.name === pair.el.name && p.el.parent === pair.el.parent && !taken.has(p.el)) listItems.add(p.el);
+      }
     }
     for (const [field, { el, sim }] of assigned) {
       const value = this.valueKey(field, el);
@@ -433,9 +433,10 @@ export class Relocator {
    * Records of one group share a template, so each place in it (the path of tags and classes below the record)
    * holds one field. A field whose element sits, in some record, where another field sits in more records (an
    * optional field absent from this record taking its neighbour's element) is null in that record, and so is a
-   * field that follows it (a link's href after its text).
+   * field that follows it (a link's href after its text). A list field sits wherever its items do, so a field
+   * taking one of the items is displaced too. Only the fields of `only` are dropped (default: all).
    */
-  private dropNeighbourValues(records: readonly { el: DomElement; match: RecordMatch }[]): void {
+  dropNeighbourValues(records: readonly { el: DomElement; match: RecordMatch }[], only?: readonly number[]): void {
     const n = this.compiled.fields.length;
     const places = records.map((r) => r.match.elements.map((found, i) => (found === null || (this.memory.fields[i]?.same ?? -1) >= 0 ? null : placeOf(found[0], r.el))));
     const counts = new Map<string, number[]>();
@@ -450,10 +451,10 @@ export class Relocator {
     records.forEach((r, k) => {
       const dropped: number[] = [];
       places[k].forEach((place, i) => {
-        if (place === null) return;
+        if (place === null || (only !== undefined && !only.includes(i))) return;
         const c = counts.get(place)!;
         // Displaced: the usual holder of this place is elsewhere (or nowhere) in this record.
-        if (c.some((count, j) => j !== i && count > c[i] && places[k][j] !== place)) dropped.push(i);
+        if (c.some((count, j) => j !== i && count > c[i] && (places[k][j] !== place || this.compiled.fields[j].type === 'list'))) dropped.push(i);
       });
       if (dropped.length === 0) return;
       this.compiled.fields.forEach((_, i) => {

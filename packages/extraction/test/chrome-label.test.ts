@@ -45,20 +45,20 @@ function v1(list: Tent[]): string {
   return page(`<div class="items">${cards.join('\n')}</div>`);
 }
 
-/** Renamed classes, and in every card a checkbox with a visually hidden label. */
-function v2(list: Tent[]): string {
+/** Renamed classes (the card's too, unless given), and in every card a checkbox with a visually hidden label. */
+function v2(list: Tent[], card = 'tile'): string {
   const cards = list.map(
-    (t) => `<div class="tile"><label class="pick"><input type="checkbox" name="compare"><span class="visually-hidden">Compare</span></label>
+    (t) => `<div class="${card}"><label class="pick"><input type="checkbox" name="compare"><span class="visually-hidden">Compare</span></label>
   <h3 class="tile-name"><a href="/t/${t.title.length}">${t.title}</a></h3>
   <span class="tile-cost">${t.price}</span>${t.badge === null ? '' : `<span class="tile-flag">${t.badge}</span>`}</div>`,
   );
   return page(`<div class="tiles">${cards.join('\n')}</div>`);
 }
 
-function relocate(list: Tent[]): ExtractionOutcome {
+function relocate(list: Tent[], card?: string): ExtractionOutcome {
   const learned = extractRecords(parseHtml(v1(list)), compiled, { pageUrl: URL, memory: null, adaptive: true });
   const memory: SelectorMemory = parseSelectorMemory(JSON.stringify(learned.memory))!;
-  return extractRecords(parseHtml(v2(list)), compiled, { pageUrl: URL, memory, adaptive: true });
+  return extractRecords(parseHtml(v2(list, card)), compiled, { pageUrl: URL, memory, adaptive: true });
 }
 
 describe('a label repeated in every record', () => {
@@ -72,6 +72,13 @@ describe('a label repeated in every record', () => {
   it('is not an optional field of one text shape that was sometimes absent', () => {
     const list = tents(['Sale', null, null, null]);
     const out = relocate(list);
+    expect(out.adaptive.action).toBe('reused');
+    expect(out.records).toEqual(list.map((t) => ({ title: t.title, price: t.price, badge: t.badge })));
+  });
+
+  it('is not taken for the field either when the base selector still matches', () => {
+    const list = tents(['New', null, 'Last few left', null]);
+    const out = relocate(list, 'item');
     expect(out.adaptive.action).toBe('reused');
     expect(out.records).toEqual(list.map((t) => ({ title: t.title, price: t.price, badge: t.badge })));
   });

@@ -77,4 +77,12 @@ describe('text leaves under tags of another family', () => {
     expect(out.adaptive.action).toBe('reused');
     expect(out.records).toEqual(JOBS);
   });
+
+  it('leave a field null rather than take an item of a list in a record without it', () => {
+    // One job has no company: nothing there may be taken for one, least of all a skill chip.
+    const html = v2('job').replace('<span class="employer">Lumen Grid</span>', '');
+    const out = extract(html);
+    expect(out.adaptive.action).toBe('reused');
+    expect(out.records).toEqual(JOBS.map((j) => (j.company === 'Lumen Grid' ? { ...j, company: null } : j)));
+  });
 });
