@@ -107,6 +107,7 @@ function deadFieldsPage(
   const records = bases.map((el, r) => ({ el, match: matches[r] }));
   relocator.dropNeighbourValues(records, dead);
   relocator.dropConstantValues(records);
+  relocator.dropOffPlace(records, dead);
   let confidence = 0;
   for (const i of dead) {
     const sims = matches.filter((m) => m.elements[i] !== null).map((m) => m.sims[i]);

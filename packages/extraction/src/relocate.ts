@@ -34,6 +34,8 @@ const REQUIRED_PRESENCE = 0.5;
 const LOST_FIELDS_SHARE = 0.25;
 /** A relocated value repeated at one place of at least this many records can be page chrome (dropConstantValues). */
 const CONSTANT_MIN_RECORDS = 3;
+/** A field's place in a few records is off when its usual place holds it in at least this many times more. */
+const OFF_PLACE_RATIO = 2;
 
 /** How one field is looked for inside a record. */
 export interface FieldPlan {
@@ -378,6 +380,7 @@ export class Relocator {
       }
     }
     this.dropConstantValues(records);
+    this.dropOffPlace(records);
     return { records, confidence, fieldSelectors };
   }
 
@@ -421,6 +424,38 @@ export class Relocator {
           });
         }
       }
+    });
+  }
+
+  /**
+   * Records of one group share a template, so a field sits at one place in it. A field found at its usual place
+   * in most records and elsewhere in a few (a likes count absent from a post, taking the post number there) is
+   * null in those few, and so is a field that follows it. Only the fields of `only` are dropped (default: all).
+   */
+  dropOffPlace(records: readonly { el: DomElement; match: RecordMatch }[], only?: readonly number[]): void {
+    if (records.length < CONSTANT_MIN_RECORDS) return;
+    const { fields } = this.compiled;
+    fields.forEach((field, i) => {
+      const mem = this.memory.fields[i];
+      if (mem === null || mem.same >= 0 || field.type === 'list' || (only !== undefined && !only.includes(i))) return;
+      const places = records.map((r) => {
+        const found = r.match.elements[i];
+        return found === null || r.match.sources[i] === 'schema' ? null : placeOf(found[0], r.el);
+      });
+      const counts = new Map<string, number>();
+      for (const place of places) if (place !== null) counts.set(place, (counts.get(place) ?? 0) + 1);
+      if (counts.size < 2) return;
+      const usual = Math.max(...counts.values());
+      records.forEach((r, k) => {
+        const place = places[k];
+        if (place === null || counts.get(place)! * OFF_PLACE_RATIO > usual) return;
+        fields.forEach((_, j) => {
+          if (j !== i && this.memory.fields[j]?.same !== i) return;
+          r.match.elements[j] = null;
+          r.match.sims[j] = 0;
+          r.match.sources[j] = null;
+        });
+      });
     });
   }
 
