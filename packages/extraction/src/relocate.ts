@@ -63,6 +63,8 @@ export interface RecordMatch {
 export class Relocator {
   private readonly fingerprints = new Map<DomElement, Map<DomElement, Fingerprint>>();
   private readonly recordSims = new Map<DomElement, number>();
+  /** placeOf, memoized: an element's place below the record it was last asked for. */
+  private readonly places = new Map<DomElement, { record: DomElement; place: string }>();
 
   constructor(
     readonly compiled: CompiledExtraction,
@@ -289,6 +291,8 @@ export class Relocator {
     // A record of the redesign is at most about four times the size of a remembered one (bucket + 2): bigger
     // elements are containers, and never searched as records.
     const maxSize = Math.max(...this.memory.base.map((fp) => fp.z)) + 2;
+    // ...and at least about a quarter of it: smaller elements are parts of records, never scored as records.
+    const minSize = Math.min(...this.memory.base.map((fp) => fp.z)) - 2;
     const scored: { el: DomElement; sim: number; key: string }[] = [];
     for (let index = 0; index < all.length; index++) {
       const el = all[index];
@@ -297,7 +301,9 @@ export class Relocator {
         index += size; // nothing in head is a record
         continue;
       }
-      if (size === 0 || NOT_RECORDS.has(el.name) || bucket(size) > maxSize) continue;
+      if (size === 0 || NOT_RECORDS.has(el.name)) continue;
+      const z = bucket(size);
+      if (z > maxSize || z < minSize) continue;
       const sim = this.recordSim(el);
       if (sim >= RECORD_PREFILTER) scored.push({ el, sim, key: this.groupKey(el) });
     }
@@ -402,7 +408,7 @@ export class Relocator {
       records.forEach((r, k) => {
         const found = r.match.elements[i];
         if (found === null || r.match.sources[i] === 'schema') return;
-        const place = placeOf(found[0], r.el);
+        const place = this.placeOf(found[0], r.el);
         const value = this.valueKey(i, found[0]);
         const group = byPlace.get(place);
         if (group === undefined) byPlace.set(place, { value, rows: [k], constant: true });
@@ -440,7 +446,7 @@ export class Relocator {
       if (mem === null || mem.same >= 0 || field.type === 'list' || (only !== undefined && !only.includes(i))) return;
       const places = records.map((r) => {
         const found = r.match.elements[i];
-        return found === null || r.match.sources[i] === 'schema' ? null : placeOf(found[0], r.el);
+        return found === null || r.match.sources[i] === 'schema' ? null : this.placeOf(found[0], r.el);
       });
       const counts = new Map<string, number>();
       for (const place of places) if (place !== null) counts.set(place, (counts.get(place) ?? 0) + 1);
@@ -459,9 +465,25 @@ export class Relocator {
     });
   }
 
+  /**
+   * Where an element sits below its record: tag and classes of every step (siblings alike share a place). Built
+   * on its parent's place, memoized: the template checks ask for many elements of the same records.
+   */
+  placeOf(el: DomElement, record: DomElement): string {
+    if (el === record) return '';
+    const known = this.places.get(el);
+    if (known !== undefined && known.record === record) return known.place;
+    const parent = el.parent;
+    const above = parent === null || parent.type === 'root' || !isElement(parent) ? '' : this.placeOf(parent, record);
+    // Within one page, generated class names are as stable as any.
+    const place = `${above}${el.name}.${classKey(el)}>`;
+    this.places.set(el, { record, place });
+    return place;
+  }
+
   /** Whether the record has an element at this place giving this value for field i. */
   private holds(record: DomElement, place: string, i: number, value: string): boolean {
-    return descendants(record).some((el) => placeOf(el, record) === place && this.valueKey(i, el) === value);
+    return descendants(record).some((el) => this.placeOf(el, record) === place && this.valueKey(i, el) === value);
   }
 
   /**
@@ -473,7 +495,7 @@ export class Relocator {
    */
   dropNeighbourValues(records: readonly { el: DomElement; match: RecordMatch }[], only?: readonly number[]): void {
     const n = this.compiled.fields.length;
-    const places = records.map((r) => r.match.elements.map((found, i) => (found === null || (this.memory.fields[i]?.same ?? -1) >= 0 ? null : placeOf(found[0], r.el))));
+    const places = records.map((r) => r.match.elements.map((found, i) => (found === null || (this.memory.fields[i]?.same ?? -1) >= 0 ? null : this.placeOf(found[0], r.el))));
     const counts = new Map<string, number[]>();
     for (const row of places) {
       row.forEach((place, i) => {
@@ -567,16 +589,15 @@ function markupTemplate(record: DomElement): { key: string; elements: DomElement
 }
 
 /** Where an element sits below its record: tag and classes of every step (siblings alike share a place). */
-function placeOf(el: DomElement, record: DomElement): string {
-  let place = '';
-  for (let e: DomElement | null = el; e !== null && e !== record; e = e.parent as DomElement | null) {
-    // Within one page, generated class names are as stable as any.
-    const cls = typeof e.attribs.class === 'string' ? e.attribs.class.trim().split(/\s+/).sort().join('.') : '';
-    place = `${e.name}.${cls}>${place}`;
-    if (e.parent === null || e.parent.type === 'root') break;
-  }
-  return place;
+function classKey(el: DomElement): string {
+  const value = el.attribs.class;
+  if (typeof value !== 'string' || value === '') return '';
+  if (!SPACE.test(value)) return value;
+  return value.trim().split(WHITESPACE_RUN).sort().join('.');
 }
+
+const SPACE = /\s/;
+const WHITESPACE_RUN = /\s+/;
 
 export interface Relocation {
   records: { el: DomElement; match: RecordMatch; score: number }[];
