@@ -56,7 +56,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   let crawls: CrawlStore;
   let directory: ShardDirectory;
   if (config.REDIS_URL) {
-    redis = await connectRedis(config.REDIS_URL, opts.name ?? 'trawl');
+    redis = await connectRedis(config.REDIS_URL, opts.name ?? 'trawl', config.TRAWL_REDIS_STARTUP_TIMEOUT_MS);
     store = new RedisStore(redis, config.REDIS_PREFIX, now);
     crawls = new RedisCrawlStore(redis, config.REDIS_PREFIX);
     directory = new RedisShardDirectory(redis, config.REDIS_PREFIX, config.TRAWL_SHARD_TTL_MS * 2);

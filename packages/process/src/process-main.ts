@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type TrawlConfig } from '@trawl/config';
+import { RedisUnreachableError } from '@trawl/redis';
 import { installFaultHandlers } from './fault-log.ts';
 
 /**
@@ -10,14 +11,24 @@ import { installFaultHandlers } from './fault-log.ts';
 export async function runProcess(start: (config: TrawlConfig) => Promise<{ stop(): Promise<void> }>): Promise<void> {
   installFaultHandlers();
   let running: { stop(): Promise<void> };
+  let config: TrawlConfig;
   try {
-    running = await start(loadConfig());
+    config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
     throw err;
+  }
+  try {
+    running = await start(config);
+  } catch (err) {
+    // What an operator can fix gets one clear line and exit 1, not a stack trace.
+    const line = startupFailure(err, config);
+    if (line === null) throw err;
+    process.stderr.write(`${line}\n`);
+    process.exit(1);
   }
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -30,4 +41,12 @@ export async function runProcess(start: (config: TrawlConfig) => Promise<{ stop(
       );
     });
   }
+}
+
+/** The one-line reason for start-up failures an operator can fix, or null for anything else (a bug: stack). */
+function startupFailure(err: unknown, config: TrawlConfig): string | null {
+  if (err instanceof RedisUnreachableError) return err.message;
+  if ((err as NodeJS.ErrnoException)?.code === 'EADDRINUSE') return `port ${config.PORT} on ${config.HOST} is already in use: stop what holds it or set PORT`;
+  if ((err as NodeJS.ErrnoException)?.code === 'EADDRNOTAVAIL') return `HOST ${config.HOST} is not an address of this machine`;
+  return null;
 }

@@ -25,12 +25,46 @@ function makeClient(url: string, name: string) {
 }
 export type RedisConnection = ReturnType<typeof makeClient>;
 
-export async function connectRedis(url: string, name = 'trawl'): Promise<RedisConnection> {
+/** Redis could not be reached when the process started: a clear one-line reason, never the URL's credentials. */
+export class RedisUnreachableError extends Error {
+  constructor(where: string, timeoutMs: number) {
+    super(`Redis at ${where} did not answer within ${timeoutMs / 1000} s: is it running, and is REDIS_URL right?`);
+    this.name = 'RedisUnreachableError';
+  }
+}
+
+/** host:port of a Redis URL, without user or password. */
+function redisAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '6379'}`;
+  } catch {
+    return '(unparseable REDIS_URL)';
+  }
+}
+
+/**
+ * Connects, giving up after `startupTimeoutMs` with RedisUnreachableError: once running, a process rides out any
+ * outage (reconnection never stops), but a process starting against a Redis that is not there should say so at
+ * once rather than wait forever.
+ */
+export async function connectRedis(url: string, name = 'trawl', startupTimeoutMs = 5_000): Promise<RedisConnection> {
   const client = makeClient(url, name);
   client.on('error', () => {
     // Reconnection is automatic; individual commands reject while disconnected.
   });
-  await client.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), startupTimeoutMs);
+  });
+  const connected = client.connect().then(() => 'connected' as const);
+  const first = await Promise.race([connected, timedOut]);
+  clearTimeout(timer);
+  if (first === 'timeout') {
+    connected.catch(() => undefined);
+    client.destroy();
+    throw new RedisUnreachableError(redisAddress(url), startupTimeoutMs);
+  }
   return client;
 }
 
