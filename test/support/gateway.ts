@@ -32,6 +32,8 @@ export async function startTestGateway(env: Record<string, string> = {}, now?: (
     TRAWL_HOST_RESOLVER_RULES: 'MAP *.test 127.0.0.1',
     LOG_LEVEL: 'info',
     TRAWL_CHECK_RESPONSES: 'true',
+    // Closing a test gateway does not wait long for pages still in flight (hostile pages stall for a minute).
+    TRAWL_SHUTDOWN_GRACE_S: '2',
     // Rate limits off unless a test sets them: suites poll runs, crawls and jobs faster than a person would.
     ...RATE_LIMITS_OFF,
     ...env,

@@ -51,6 +51,8 @@ export const EnvSchema = z.object({
   TRAWL_CRAWL_TIMEOUT_S: intFrom(1, 7 * 86400, 3600),
   /** How long a worker keeps retrying a page's result (or a trends job's) while the store is unreachable. */
   TRAWL_STORE_OUTAGE_MS: intFrom(0, 600_000, 30_000),
+  /** On SIGTERM: how long a worker lets the pages it holds run to their end before it gives its shards back. */
+  TRAWL_SHUTDOWN_GRACE_S: intFrom(0, 3600, 30),
   /** How long a starting process waits for Redis before it stops with a clear message. */
   TRAWL_REDIS_STARTUP_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
   /** Unset: the artifact retention plus the 7-day grace in which expired artifacts still answer 410. */

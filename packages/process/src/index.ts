@@ -107,6 +107,7 @@ export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
     crawlRetentionMs: (config.TRAWL_CRAWL_RETENTION_S ?? config.TRAWL_ARTIFACT_RETENTION_S + ARTIFACT_TOMBSTONE_S) * 1000,
     storeOutageMs: config.TRAWL_STORE_OUTAGE_MS,
     selectorMemoryTtlS: config.TRAWL_SELECTOR_MEMORY_TTL_S,
+    shutdownGraceMs: config.TRAWL_SHUTDOWN_GRACE_S * 1000,
   };
 }
 

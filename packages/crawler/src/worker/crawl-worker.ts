@@ -132,12 +132,17 @@ export class CrawlWorker {
     });
   }
 
-  /** Stops taking work, lets in-flight pages finish, gives back shards and buffered leases. */
+  /**
+   * Stops taking pages, lets the pages in flight finish (up to `shutdownGraceMs`) while this worker still owns
+   * their hosts and keeps their shards alive, and only then gives back its shards and buffered leases. Without the
+   * wait the process closed its engines under pages still running, and they came back as network retries.
+   */
   async stop(): Promise<void> {
     await (await this.unwatch)?.();
-    await this.keeper.stop();
     await this.crawler.stop();
     await this.running?.catch(() => undefined);
+    await this.manager.drain(this.settings.shutdownGraceMs);
+    await this.keeper.stop();
     await this.manager.shutdown();
   }
 

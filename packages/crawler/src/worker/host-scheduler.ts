@@ -170,6 +170,12 @@ export class HostScheduler {
   }
 
   /** Ends every held lease locally (shutdown): buffered ones go back to their queues. */
+  /** Resolves once no leased page is in flight here, or after `ms` (what is still running then lapses with its lease). */
+  async drain(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.held.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  }
+
   async shutdown(): Promise<void> {
     for (const host of [...this.slots.keys()]) await this.dropHost(host);
   }

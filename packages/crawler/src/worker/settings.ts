@@ -29,6 +29,8 @@ export interface WorkerSettings {
   storeOutageMs: number;
   /** Adaptive extraction: how long a selector memory lives unused. */
   selectorMemoryTtlS: number;
+  /** On stop: how long pages in flight may run to their end before the worker gives its shards back anyway. */
+  shutdownGraceMs: number;
 }
 
 export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
@@ -46,4 +48,5 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   crawlRetentionMs: 8 * 86_400_000,
   storeOutageMs: 30_000,
   selectorMemoryTtlS: 30 * 86_400,
+  shutdownGraceMs: 30_000,
 };
