@@ -238,14 +238,18 @@ export class Relocator {
     const taken = new Set<DomElement>();
     // The other items of an assigned list are that list's elements too: never another field's, nor its rival.
     const listItems = new Set<DomElement>();
-    for (const pair of pairs) {
-      if (pair.sim < FIELD_THRESHOLD) break;
-      if (assigned.has(pair.field) || taken.has(pair.el) || listItems.has(pair.el)) continue;
-      assigned.set(pair.field, { el: pair.el, sim: pair.sim });
+    // The assignment of elements to fields with the greatest total similarity (one field's best element may be the
+    // only good one for another field, which greedy best-pairs-first would take from it). Lists first: their
+    // other items are nobody else's.
+    const best = bestAssignment(searching, pairs.filter((p) => p.sim >= FIELD_THRESHOLD));
+    const order = [...best.entries()].sort((a, b) => Number(fields[b[0]].type === 'list') - Number(fields[a[0]].type === 'list') || b[1].sim - a[1].sim);
+    for (const [field, pair] of order) {
+      if (taken.has(pair.el) || listItems.has(pair.el)) continue;
+      assigned.set(field, { el: pair.el, sim: pair.sim });
       taken.add(pair.el);
-      if (fields[pair.field].type !== 'list') continue;
+      if (fields[field].type !== 'list') continue;
       for (const p of pairs) {
-        if (p.field === pair.field && p.sim >= FIELD_THRESHOLD && p.el.name === pair.el.name && p.el.parent === pair.el.parent && !taken.has(p.el)) listItems.add(p.el);
+        if (p.field === field && p.sim >= FIELD_THRESHOLD && p.el.name === pair.el.name && p.el.parent === pair.el.parent && !taken.has(p.el)) listItems.add(p.el);
       }
     }
     for (const [field, { el, sim }] of assigned) {
@@ -625,6 +629,79 @@ function descendants(record: DomElement): DomElement[] {
       const c = el.children[i];
       if (isElement(c)) stack.push(c);
     }
+  }
+  return out;
+}
+
+/**
+ * The assignment of elements to fields (each to at most one) maximizing the total similarity of the given pairs
+ * beyond FIELD_THRESHOLD (Hungarian method on fields × elements, with one "nothing" column per field): a pair
+ * adds only what it exceeds the threshold by, so two weak pairs never beat one clearly right one.
+ */
+function bestAssignment<T extends { field: number; el: DomElement; sim: number }>(fieldList: readonly number[], pairs: readonly T[]): Map<number, T> {
+  const out = new Map<number, T>();
+  if (pairs.length === 0) return out;
+  const rows = fieldList.filter((f) => pairs.some((p) => p.field === f));
+  const cols: DomElement[] = [];
+  const colOf = new Map<DomElement, number>();
+  for (const p of pairs) if (!colOf.has(p.el)) colOf.set(p.el, cols.push(p.el) - 1);
+  const n = rows.length;
+  const m = cols.length + n;
+  const rowOf = new Map(rows.map((f, r) => [f, r]));
+  const cost: number[][] = rows.map(() => new Array<number>(m).fill(0));
+  const pairAt: (T | null)[][] = rows.map(() => new Array<T | null>(cols.length).fill(null));
+  for (let r = 0; r < n; r++) for (let c = 0; c < cols.length; c++) cost[r][c] = 1; // not a candidate: worse than nothing
+  for (const p of pairs) {
+    const r = rowOf.get(p.field)!;
+    const c = colOf.get(p.el)!;
+    cost[r][c] = FIELD_THRESHOLD - p.sim;
+    pairAt[r][c] = p;
+  }
+  // e-maxx Hungarian (1-based potentials), n ≤ m.
+  const u = new Array<number>(n + 1).fill(0);
+  const v = new Array<number>(m + 1).fill(0);
+  const match = new Array<number>(m + 1).fill(0);
+  const way = new Array<number>(m + 1).fill(0);
+  for (let i = 1; i <= n; i++) {
+    match[0] = i;
+    let j0 = 0;
+    const minv = new Array<number>(m + 1).fill(Infinity);
+    const used = new Array<boolean>(m + 1).fill(false);
+    do {
+      used[j0] = true;
+      const i0 = match[j0];
+      let delta = Infinity;
+      let j1 = 0;
+      for (let j = 1; j <= m; j++) {
+        if (used[j]) continue;
+        const cur = cost[i0 - 1][j - 1] - u[i0] - v[j];
+        if (cur < minv[j]) {
+          minv[j] = cur;
+          way[j] = j0;
+        }
+        if (minv[j] < delta) {
+          delta = minv[j];
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= m; j++) {
+        if (used[j]) {
+          u[match[j]] += delta;
+          v[j] -= delta;
+        } else minv[j] -= delta;
+      }
+      j0 = j1;
+    } while (match[j0] !== 0);
+    do {
+      const j1 = way[j0];
+      match[j0] = match[j1];
+      j0 = j1;
+    } while (j0 !== 0);
+  }
+  for (let j = 1; j <= cols.length; j++) {
+    if (match[j] === 0) continue;
+    const p = pairAt[match[j] - 1][j - 1];
+    if (p !== null) out.set(rows[match[j] - 1], p);
   }
   return out;
 }
