@@ -24,6 +24,9 @@ export function learnMemory(
   const base = distinct(picked.map((r) => features.recordFingerprint(records[r])));
   const fields: (FieldMemory | null)[] = [];
   for (let i = 0; i < fieldCount; i++) {
+    // Presence over every record (the selectors ran on all of them): the sampled few can all hold an optional field.
+    let count = 0;
+    for (const row of elements) if (row[i] !== null) count++;
     const present = picked.filter((r) => elements[r][i] !== null);
     if (present.length === 0) {
       fields.push(null);
@@ -35,7 +38,7 @@ export function learnMemory(
       if (fields[j] === null || fields[j]!.same >= 0) continue;
       if (picked.every((r) => (elements[r][i]?.[0] ?? null) === (elements[r][j]?.[0] ?? null))) same = j;
     }
-    fields.push({ fp: fps, p: round2(present.length / picked.length), same });
+    fields.push({ fp: fps, p: round2(count / records.length), same });
   }
   // Without a single field element there is nothing to check a relocation against: no memory.
   if (fields.every((f) => f === null)) return null;

@@ -190,8 +190,9 @@ export class Relocator {
     plans.forEach((plan, i) => {
       const mem = this.memory.fields[i];
       if (mem === null || mem.p === 0 || (plan.trusted && sources[i] !== null)) return;
-      weighted += mem.p * sims[i];
-      weights += mem.p;
+      const weight = fieldWeight(mem.p, sims[i] > 0);
+      weighted += weight * sims[i];
+      weights += weight;
     });
     return { elements, sims, sources, fieldScore: weights === 0 ? 1 : weighted / weights };
   }
@@ -249,7 +250,7 @@ export class Relocator {
       taken.add(pair.el);
       if (fields[field].type !== 'list') continue;
       for (const p of pairs) {
-        if (p.field === field && p.sim >= FIELD_THRESHOLD && p.el.name === pair.el.name && p.el.parent === pair.el.parent && !taken.has(p.el)) listItems.add(p.el);
+        if (p.field === field && p.el.name === pair.el.name && p.el.attribs.class === pair.el.attribs.class && p.el.parent === pair.el.parent && !taken.has(p.el)) listItems.add(p.el);
       }
     }
     for (const [field, { el, sim }] of assigned) {
@@ -267,7 +268,7 @@ export class Relocator {
       let found = [el];
       if (isList) {
         found = pairs
-          .filter((p) => p.field === field && p.sim >= FIELD_THRESHOLD && p.el.name === el.name && p.el.parent === el.parent && (p.el === el || !taken.has(p.el)))
+          .filter((p) => p.field === field && p.el.name === el.name && p.el.attribs.class === el.attribs.class && p.el.parent === el.parent && (p.el === el || !taken.has(p.el)))
           .map((p) => p.el);
         found.sort((a, b) => candidates.indexOf(a) - candidates.indexOf(b));
       }
@@ -549,8 +550,9 @@ export class Relocator {
     let weights = 0;
     this.memory.fields.forEach((mem, i) => {
       if (mem === null || mem.p === 0 || left.includes(i)) return;
-      weighted += mem.p * match.sims[i];
-      weights += mem.p;
+      const weight = fieldWeight(mem.p, match.sims[i] > 0);
+      weighted += weight * match.sims[i];
+      weights += weight;
     });
     return weights === 0 ? 0 : weighted / weights;
   }
@@ -704,6 +706,15 @@ function bestAssignment<T extends { field: number; el: DomElement; sim: number }
     if (p !== null) out.set(rows[match[j] - 1], p);
   }
   return out;
+}
+
+/**
+ * A field's weight in a record's score: its presence when found; when not found, what its absence says against
+ * the record, max(0, 2p - 1): a field every record had counts in full, one absent from a quarter of the records
+ * half, one absent from half of them or more not at all.
+ */
+function fieldWeight(p: number, found: boolean): number {
+  return found ? p : Math.max(0, 2 * p - 1);
 }
 
 function nonNull<T>(x: T | null): T[] {
