@@ -4,7 +4,7 @@ import { compileSelector, selectAllIn, selectFirstIn, type CompiledSelector } fr
 import { deriveFieldSelector } from './derive.ts';
 import { bestSimilarity, fieldSimilarity, recordSimilarity, TEXT_KIND_PENALTY, textKindAgrees, type Fingerprint, type PageFeatures } from './fingerprint.ts';
 import type { SelectorMemory } from './memory.ts';
-import { bucket, NOT_TEXT } from './text.ts';
+import { bucket, NOT_TEXT, textShape } from './text.ts';
 import { attributeOf } from './values.ts';
 
 // Relocation: finding records and fields by similarity to what the memory remembers. A wrong value is worse than
@@ -168,6 +168,7 @@ export class Relocator {
       if (elements[i] === null && plan.search && mem !== null && mem.same === -1) searching.push(i);
     });
     if (searching.length > 0) this.search(record, searching, elements, sims, sources, claimed);
+    this.unwrap(elements, sources);
 
     // A field that matched the same element as an earlier one (a link's text and its href) follows it.
     plans.forEach((plan, i) => {
@@ -195,6 +196,46 @@ export class Relocator {
       weights += weight;
     });
     return { elements, sims, sources, fieldScore: weights === 0 ? 1 : weighted / weights };
+  }
+
+  /**
+   * A text field whose element is a wrapper holding other text fields' elements too (a price block with the
+   * charges note beside it) gives its own text only, when memory knows the shape of that text and not the
+   * wrapper's: the descendant whose text is the wrapper's without theirs takes its place, without one the field
+   * is null.
+   */
+  private unwrap(elements: (DomElement[] | null)[], sources: FieldSource[]): void {
+    const { fields } = this.compiled;
+    fields.forEach((field, i) => {
+      const found = elements[i];
+      if (found === null || field.type !== 'text' || field.attribute !== null || sources[i] === 'schema') return;
+      const el = found[0];
+      const inner: DomElement[] = [];
+      fields.forEach((other, j) => {
+        const theirs = elements[j];
+        if (j === i || theirs === null || other.attribute !== null || other.type === 'attribute') return;
+        for (const e of theirs) if (e !== el && contains(el, e) && this.features.text(e) !== '') inner.push(e);
+      });
+      if (inner.length === 0) return;
+      // Only where memory says so: the wrapper's text is of no remembered shape, and its own part is of one.
+      const shapes = this.memory.fields[i]?.fp.map((fp) => fp.x) ?? [];
+      let text = this.features.text(el);
+      if (shapes.includes(textShape(text))) return;
+      for (const e of inner) text = text.replace(this.features.text(e), ' ');
+      text = text.replace(WHITESPACE, ' ').trim();
+      if (!shapes.includes(textShape(text))) return;
+      const rest = squash(text);
+      let own: DomElement | null = null;
+      if (rest !== '') {
+        for (const d of descendants(el)) {
+          if (inner.some((e) => contains(d, e)) || squash(this.features.text(d)) !== rest) continue;
+          own = d;
+          break;
+        }
+      }
+      elements[i] = own === null ? null : [own];
+      if (own === null) sources[i] = null;
+    });
   }
 
   /** Whether an element of the record giving another value is more similar to field i than el by FIELD_MARGIN. */
@@ -715,6 +756,21 @@ function bestAssignment<T extends { field: number; el: DomElement; sim: number }
  */
 function fieldWeight(p: number, found: boolean): number {
   return found ? p : Math.max(0, 2 * p - 1);
+}
+
+/** Whether el is ancestor or self of e. */
+function contains(el: DomElement, e: DomElement): boolean {
+  for (let p: DomElement | null = e; p !== null; p = p.parent as DomElement | null) {
+    if (p === el) return true;
+    if (p.parent === null || p.parent.type === 'root') return false;
+  }
+  return false;
+}
+
+const WHITESPACE = /\s+/g;
+
+function squash(text: string): string {
+  return text.replace(WHITESPACE, '');
 }
 
 function nonNull<T>(x: T | null): T[] {
