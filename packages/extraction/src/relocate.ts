@@ -397,6 +397,9 @@ export class Relocator {
       }
       members.push({ el, match, sim: this.recordSim(el) });
     }
+    // Records are scored on what they hold (a field displaced to a neighbour's place is still evidence the member is
+    // a record of the template); the displaced values are dropped all the same.
+    const held = members.map((m) => ({ ...m.match, sims: [...m.match.sims], elements: [...m.match.elements] }));
     this.dropNeighbourValues(members.map((m) => ({ el: m.el, match: m.match })));
     // A field memory saw in most records that is found in few of these was not relocated (its markup changed
     // beyond recognition): it is left null everywhere, and records are scored on the fields that were. Twice: the
@@ -409,8 +412,8 @@ export class Relocator {
       lost = this.lostFields(among.map((m) => m.match));
       records = [];
       bestRejected = 0;
-      for (const m of members) {
-        const score = RECORD_WEIGHT * m.sim + (1 - RECORD_WEIGHT) * this.fieldScoreWithout(m.match, lost);
+      for (const [k, m] of members.entries()) {
+        const score = RECORD_WEIGHT * m.sim + (1 - RECORD_WEIGHT) * this.fieldScoreWithout(held[k], lost);
         if (score >= RECORD_THRESHOLD) records.push({ el: m.el, match: m.match, score });
         else bestRejected = Math.max(bestRejected, score);
       }
