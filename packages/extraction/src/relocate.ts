@@ -65,6 +65,9 @@ export class Relocator {
   private readonly recordSims = new Map<DomElement, number>();
   /** placeOf, memoized: an element's place below the record it was last asked for. */
   private readonly places = new Map<DomElement, { record: DomElement; place: string }>();
+  /** The winning group's members once it is chosen, and (built on first need) how many hold each text at a place. */
+  private chromeGroup: readonly DomElement[] | null = null;
+  private chrome: { counts: Map<string, number>; min: number } | null = null;
 
   constructor(
     readonly compiled: CompiledExtraction,
@@ -303,6 +306,8 @@ export class Relocator {
         if (taken.has(pair.el) || (listItems.has(pair.el) && !isList)) continue; // another field's element
         if (isList && pair.el.name === el.name && pair.el.parent === el.parent) continue; // a list-mate
         if (this.valueKey(field, pair.el) === value) continue; // same value: no ambiguity
+        // The same text at this place of most records is page chrome (checked only where it would decide).
+        if (pair.sim > sim - FIELD_MARGIN && this.isChrome(pair.el, record)) continue;
         rival = pair.sim;
       }
       if (sim - rival < FIELD_MARGIN) continue;
@@ -318,6 +323,35 @@ export class Relocator {
       sources[field] = 'search';
       for (const f of found) claimed.add(f);
     }
+  }
+
+  /**
+   * Per place and text, how many of the group's members hold that text there: a text at one place of most members
+   * (a "Report" link, a "Compare" label) is page chrome, never a rival that makes a field ambiguous.
+   */
+  private chromeTexts(group: readonly DomElement[]): { counts: Map<string, number>; min: number } | null {
+    if (group.length < CONSTANT_MIN_RECORDS) return null;
+    const counts = new Map<string, number>();
+    for (const record of group) {
+      const seen = new Set<string>();
+      for (const el of descendants(record)) {
+        const text = this.features.text(el);
+        if (text === '') continue;
+        const key = `${this.placeOf(el, record)}\u0000${text}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+    return { counts, min: Math.max(CONSTANT_MIN_RECORDS, Math.ceil(group.length / 2)) };
+  }
+
+  private isChrome(el: DomElement, record: DomElement): boolean {
+    if (this.chromeGroup === null) return false;
+    if (this.chrome === null) this.chrome = this.chromeTexts(this.chromeGroup);
+    if (this.chrome === null) return false;
+    const text = this.features.text(el);
+    return text !== '' && (this.chrome.counts.get(`${this.placeOf(el, record)}\u0000${text}`) ?? 0) >= this.chrome.min;
   }
 
   private valueKey(field: number, el: DomElement): string {
@@ -385,10 +419,12 @@ export class Relocator {
     });
     const members: { el: DomElement; match: RecordMatch; sim: number }[] = [];
     const [depth, tag] = best.key.split('|');
+    const group = all.filter((el) => el.name === tag && String(this.features.depth(el)) === depth && this.groupKey(el) === best.key);
+    this.chromeGroup = group;
+    this.chrome = null;
     // Members of the same markup (most cards) reuse the similarities of the first one matched.
     const templates = new Map<string, TemplateHint['like']>();
-    for (const el of all) {
-      if (el.name !== tag || String(this.features.depth(el)) !== depth || this.groupKey(el) !== best.key) continue;
+    for (const el of group) {
       const { key, elements } = markupTemplate(el);
       const like = templates.get(key);
       const match = this.matchRecord(el, memberPlans, like === undefined ? undefined : { elements, like });
