@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { GatewayContext } from './context.ts';
-import { checkHealth } from './health.ts';
+import { checkHealth, checkReadiness } from './health.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { rateLimitDefaults, registerRateLimits } from './plugins/rate-limit.ts';
 import { registerErrorHandling, sendApiError } from './plugins/errors.ts';
@@ -103,6 +103,10 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     const health = await checkHealth(ctx.store);
     return reply.code(health.ok ? 200 : 503).send(health);
+  });
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const ready = await checkReadiness(ctx.store, ctx.config.TRAWL_CHROMIUM_PATH);
+    return reply.code(ready.ok ? 200 : 503).send(ready);
   });
   return app;
 }

@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import type { Store } from '@trawl/store';
 
 /** How long /healthz waits for the store to answer a PING before it calls the store unreachable. */
@@ -23,4 +25,28 @@ export async function checkHealth(store: Store, timeoutMs = HEALTH_PING_TIMEOUT_
   } finally {
     clearTimeout(timer);
   }
+}
+
+export type Readiness = {
+  ok: boolean;
+  status: 'ready' | 'not_ready';
+  store: 'ok' | 'unreachable';
+  browser: 'ok' | 'unavailable';
+};
+
+/**
+ * Readiness, for a load balancer or an orchestrator deciding where to send traffic: the store answers and the
+ * browser engine can start (its executable is there and runnable; Chromium itself starts on first use). /healthz
+ * stays liveness: a process that answers it but not this one should be kept out of rotation, not restarted.
+ */
+export async function checkReadiness(store: Store, chromiumPath: string, timeoutMs = HEALTH_PING_TIMEOUT_MS): Promise<Readiness> {
+  const [health, browser] = await Promise.all([
+    checkHealth(store, timeoutMs),
+    access(chromiumPath, constants.X_OK).then(
+      () => 'ok' as const,
+      () => 'unavailable' as const,
+    ),
+  ]);
+  const ok = health.ok && browser === 'ok';
+  return { ok, status: ok ? 'ready' : 'not_ready', store: health.ok ? 'ok' : 'unreachable', browser };
 }

@@ -143,3 +143,20 @@ describe('logs', () => {
     expect(gw.logs.some((l) => l.request_id === 'log-check-0001')).toBe(true);
   });
 });
+
+describe('readiness', () => {
+  it('is ready with its store and browser, not ready (503) when the browser cannot start; /healthz stays liveness', async () => {
+    const ready = await fetch(`${gw.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, status: 'ready', store: 'ok', browser: 'ok' });
+    const noBrowser = await startTestGateway({ TRAWL_CHROMIUM_PATH: '/nonexistent/chromium', TRAWL_WORKERS: '0' });
+    try {
+      const r = await fetch(`${noBrowser.url}/readyz`);
+      expect(r.status).toBe(503);
+      expect(await r.json()).toEqual({ ok: false, status: 'not_ready', store: 'ok', browser: 'unavailable' });
+      expect((await fetch(`${noBrowser.url}/healthz`)).status).toBe(200);
+    } finally {
+      await noBrowser.close();
+    }
+  });
+});

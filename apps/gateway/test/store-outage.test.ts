@@ -56,7 +56,7 @@ describe('toApiError', () => {
 });
 
 describe('gateway during a Redis outage', () => {
-  it('answers 503 + Retry-After (also while authenticating) and /healthz degraded; ok again once Redis is back', async () => {
+  it('answers 503 + Retry-After (also while authenticating), /healthz degraded and /readyz not ready; both ok again once Redis is back', async () => {
     expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
     await redis.halt();
     await until(async () => !(await storeUp()));
@@ -75,12 +75,18 @@ describe('gateway during a Redis outage', () => {
     const health = await fetch(`${gw.url}/healthz`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ ok: false, status: 'degraded', store: 'redis' });
+    const notReady = await fetch(`${gw.url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({ ok: false, status: 'not_ready', store: 'unreachable', browser: 'ok' });
 
     await redis.restart();
     await until(storeUp);
     const ok = await fetch(`${gw.url}/healthz`);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ ok: true, status: 'ok', store: 'redis' });
+    const ready = await fetch(`${gw.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, status: 'ready', store: 'ok', browser: 'ok' });
     expect((await gw.call('GET', '/v1/runs/run_x')).status).toBe(404);
   });
 
