@@ -3,7 +3,7 @@
 // explains the layers; a new package gets a rank here.
 const RANKS = {
   contract: 0, config: 0, net: 0, redis: 0,
-  content: 1, 'light-engine': 1, store: 1, frontier: 1,
+  content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1,
   browser: 2, extraction: 2,
   scrape: 3,
   runs: 4, trends: 4,
@@ -33,6 +33,7 @@ const ADAPTERS = [
   ['iconv-lite', '^packages/content/src/decode/iconv\\.ts$'],
   ['got-scraping', '^packages/light-engine/src/got-scraping-client\\.ts$'],
   ['(css-select|css-what)', '^packages/extraction/src/css-engine\\.ts$'],
+  ['prom-client', '^packages/metrics/src/prometheus\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

@@ -18,6 +18,7 @@ import { runRoutes } from './routes/run-routes.ts';
 import { adminRoutes } from './routes/admin-trpc.ts';
 import { crawlRoutes } from './routes/crawl-routes.ts';
 import { trendsRoutes } from './routes/trends-routes.ts';
+import { metricsRoutes, registerRequestMetrics } from './routes/metrics-route.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,6 +76,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
       routeMethods.add(method, r.url);
     }
   });
+  registerRequestMetrics(app, ctx);
   registerErrorHandling(app, routeMethods);
   registerAuth(app, ctx.store, ctx.recoverKey);
   // After auth (hooks run in registration order): only an authenticated team's requests are counted.
@@ -100,6 +102,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   await app.register(trendsRoutes(ctx));
   await app.register(runRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(metricsRoutes(ctx));
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     const health = await checkHealth(ctx.store);
     return reply.code(health.ok ? 200 : 503).send(health);

@@ -10,5 +10,6 @@ await runProcess(async (config) => {
   if (g.bootstrap?.generatedKey) process.stderr.write(`Development API key: ${g.bootstrap.generatedKey}\n`);
   else if (config.TRAWL_BOOTSTRAP_KEY) process.stderr.write('API key: the value of TRAWL_BOOTSTRAP_KEY\n');
   process.stderr.write(`API docs: ${g.url}/api-docs/public-v1/openapi\n`);
+  if (g.runtime.metrics) process.stderr.write(`Metrics: ${g.runtime.metrics.url}/metrics\n`);
   return { stop: () => g.close() };
 });

@@ -7,6 +7,7 @@ import { RedisStore } from '@trawl/store';
 import { bootstrapDefaultTeam } from '../src/bootstrap.ts';
 import { toApiError } from '../src/plugins/errors.ts';
 import { STORE_RETRY_AFTER_S } from '../src/store-unavailable.ts';
+import { metricsText } from '@trawl/metrics';
 import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
@@ -58,6 +59,7 @@ describe('toApiError', () => {
 describe('gateway during a Redis outage', () => {
   it('answers 503 + Retry-After (also while authenticating), /healthz degraded and /readyz not ready; both ok again once Redis is back', async () => {
     expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
+    const seenBefore = await storeErrorsSeen();
     await redis.halt();
     await until(async () => !(await storeUp()));
 
@@ -71,6 +73,8 @@ describe('gateway during a Redis outage', () => {
     }
     const created = await gw.call('POST', '/v1/crawl', { urls: ['http://site.test/'] });
     expect(created.status).toBe(503);
+    // Each 503 is one store-unavailable error in the metrics.
+    expect((await storeErrorsSeen()) - seenBefore).toBe(3);
 
     const health = await fetch(`${gw.url}/healthz`);
     expect(health.status).toBe(503);
@@ -132,3 +136,8 @@ describe('bootstrap', () => {
     expect(await store.balance(results[0]!.teamId)).toBe(500);
   });
 });
+
+async function storeErrorsSeen(): Promise<number> {
+  const m = /^trawl_store_unavailable_errors_total\{source="request"\} (\d+)$/m.exec(await metricsText());
+  return m ? Number(m[1]) : 0;
+}

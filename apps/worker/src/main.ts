@@ -12,7 +12,7 @@ await runProcess(async (config) => {
   const workers = startWorkers(runtime, Math.max(1, config.TRAWL_WORKERS ?? 1), onError);
   const trendsRunners = startTrendsRunners(runtime, 1, onError);
   process.stdout.write(
-    `${JSON.stringify({ msg: 'trawl worker started', workers: workers.map((w) => w.id), trends_runners: trendsRunners.map((r) => r.id), pid: process.pid })}\n`,
+    `${JSON.stringify({ msg: 'trawl worker started', workers: workers.map((w) => w.id), trends_runners: trendsRunners.map((r) => r.id), pid: process.pid, metrics: runtime.metrics?.url ?? null })}\n`,
   );
   return {
     // Graceful: in-flight pages finish, shards and buffered leases go back at once; trends jobs in flight go back

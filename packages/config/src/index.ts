@@ -83,6 +83,11 @@ export const EnvSchema = z.object({
   TRAWL_RATE_LIMIT_CRAWL_CREATE_PER_MIN: intFrom(0, 1_000_000, 60),
   TRAWL_RATE_LIMIT_TRENDS_CREATE_PER_MIN: intFrom(0, 1_000_000, 60),
   TRAWL_RATE_LIMIT_READS_PER_MIN: intFrom(0, 1_000_000, 1200),
+  /** `off`: no request is timed or counted and the gateway's /metrics is absent (for side-by-side overhead runs). */
+  TRAWL_METRICS: z.enum(['on', 'off']).default('on'),
+  /** Set: Prometheus metrics on a plain listener of their own (gateway and worker processes); 0 picks a free port. */
+  TRAWL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  TRAWL_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;

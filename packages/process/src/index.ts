@@ -11,7 +11,9 @@ import {
   type ShardDirectory,
 } from '@trawl/frontier';
 import { HostResolverRules, SsrfGuard } from '@trawl/net';
-import { closeConnection, connectRedis, type RedisConnection } from '@trawl/redis';
+import { closeConnection, connectRedis, isStoreUnavailable, type RedisConnection } from '@trawl/redis';
+import { startMetricsServer, type MetricsServer } from '@trawl/metrics';
+import { countStoreUnavailable, MetricsPortError, runtimeGauges } from './metrics.ts';
 import { contentPoolSettings, createContentProcessor, type ContentProcessor } from '@trawl/scrape';
 import { ARTIFACT_TOMBSTONE_S, MemoryStore, RedisStore, type Store } from '@trawl/store';
 import { createFaultLog, type FaultLog } from './fault-log.ts';
@@ -32,6 +34,8 @@ export interface Runtime {
   /** Search-trends jobs and the upstream rate limiter (in memory, or in Redis shared by the cluster). */
   trends: TrendsBackends;
   now: () => number;
+  /** The plain metrics listener (TRAWL_METRICS_PORT), or null when not configured. */
+  metrics: MetricsServer | null;
   close(): Promise<void>;
 }
 
@@ -71,6 +75,18 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     { perWindow: config.TRAWL_TRENDS_RPM, windowMs: config.TRAWL_TRENDS_RATE_WINDOW_MS },
     { retentionMs: config.TRAWL_TRENDS_JOB_RETENTION_S * 1000 },
   );
+  const stopGauges = runtimeGauges({ browser, crawls, directory, now });
+  let metrics: MetricsServer | null = null;
+  if (config.TRAWL_METRICS_PORT !== undefined) {
+    try {
+      metrics = await startMetricsServer(config.TRAWL_METRICS_PORT, config.TRAWL_METRICS_HOST);
+    } catch (err) {
+      stopGauges();
+      await Promise.allSettled([light.close(), browser.close(), content.close(), store.close()]);
+      if (redis) await closeConnection(redis);
+      throw metricsListenFailure(err, config);
+    }
+  }
   return {
     config,
     store,
@@ -82,7 +98,10 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     redis,
     trends,
     now,
+    metrics,
     async close() {
+      stopGauges();
+      await metrics?.close();
       await light.close();
       await browser.close();
       await content.close();
@@ -169,7 +188,22 @@ export { createFaultLog, faultLine, installFaultHandlers, scrubMessage, type Fau
  */
 export function runtimeFaultLog(rt: Runtime, write?: (line: string) => void): FaultLog {
   const log = createFaultLog(write);
-  rt.redis?.on('error', (err: unknown) => log(err));
+  rt.redis?.on('error', (err: unknown) => {
+    countStoreUnavailable('connection', err, isStoreUnavailable);
+    log(err);
+  });
   rt.redis?.on('ready', () => log.recovered());
-  return log;
+  return Object.assign((err: unknown) => {
+    countStoreUnavailable('background', err, isStoreUnavailable);
+    log(err);
+  }, { recovered: log.recovered });
+}
+
+/** A metrics port that cannot be bound is named as such (not as PORT) in the one start-up line. */
+function metricsListenFailure(err: unknown, config: TrawlConfig): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL') {
+    return new MetricsPortError(`TRAWL_METRICS_PORT ${config.TRAWL_METRICS_PORT} on ${config.TRAWL_METRICS_HOST} cannot be bound (${code}): free it or set another`);
+  }
+  return err;
 }

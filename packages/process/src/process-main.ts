@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type TrawlConfig } from '@trawl/config';
 import { RedisUnreachableError } from '@trawl/redis';
 import { installFaultHandlers } from './fault-log.ts';
+import { MetricsPortError } from './metrics.ts';
 
 /**
  * The shell of a Trawl process: install the process-wide fault handlers (an unhandled rejection is logged and
@@ -45,7 +46,7 @@ export async function runProcess(start: (config: TrawlConfig) => Promise<{ stop(
 
 /** The one-line reason for start-up failures an operator can fix, or null for anything else (a bug: stack). */
 function startupFailure(err: unknown, config: TrawlConfig): string | null {
-  if (err instanceof RedisUnreachableError) return err.message;
+  if (err instanceof RedisUnreachableError || err instanceof MetricsPortError) return err.message;
   if ((err as NodeJS.ErrnoException)?.code === 'EADDRINUSE') return `port ${config.PORT} on ${config.HOST} is already in use: stop what holds it or set PORT`;
   if ((err as NodeJS.ErrnoException)?.code === 'EADDRNOTAVAIL') return `HOST ${config.HOST} is not an address of this machine`;
   return null;

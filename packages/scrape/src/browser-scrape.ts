@@ -5,6 +5,7 @@ import type { ExtractionTask } from './content-step.ts';
 import { contentFailure } from './content-failure.ts';
 import type { ScrapeOutcome } from './outcome.ts';
 import { deliverable, failed, retryableStatus, type EngineAudit, type EngineDiagnostics } from './page-build.ts';
+import { countedPage } from './page-metrics.ts';
 
 export interface BrowserRenderer {
   render(req: RenderRequest): Promise<RenderOutcome>;
@@ -29,6 +30,13 @@ const NO_ADAPTIVE = { enabled: false, used: false, action: 'none', confidence: 0
 
 /** The browser engine end to end: render, then the same content normalization as the light engine. */
 export async function scrapeBrowser(
+  deps: { browser: BrowserRenderer; content: ContentProcessor },
+  req: BrowserScrapeRequest,
+): Promise<ScrapeOutcome> {
+  return countedPage('browser', await renderPage(deps, req));
+}
+
+async function renderPage(
   { browser, content }: { browser: BrowserRenderer; content: ContentProcessor },
   req: BrowserScrapeRequest,
 ): Promise<ScrapeOutcome> {

@@ -5,6 +5,7 @@ import { contentFailure } from './content-failure.ts';
 import { lightDiagnostics } from './diagnostics.ts';
 import type { ScrapeOutcome } from './outcome.ts';
 import { deliverable, failed, retryableStatus, type EngineAudit } from './page-build.ts';
+import { countedPage } from './page-metrics.ts';
 
 export interface LightFetcher {
   fetch(req: LightFetchRequest): Promise<LightFetchOutcome>;
@@ -34,7 +35,11 @@ function auditOf(r: LightFetchOutcome): EngineAudit {
 }
 
 /** Light retrieval plus content normalization: the whole Fetch pipeline of one URL without a browser. */
-export async function scrapeLight({ light, content }: ScrapeDeps, req: ScrapeRequest): Promise<ScrapeOutcome> {
+export async function scrapeLight(deps: ScrapeDeps, req: ScrapeRequest): Promise<ScrapeOutcome> {
+  return countedPage('light', await retrieveLight(deps, req));
+}
+
+async function retrieveLight({ light, content }: ScrapeDeps, req: ScrapeRequest): Promise<ScrapeOutcome> {
   const r = await light.fetch({ url: req.url, deadline: req.deadline, allowRedirect: req.allowRedirect, signal: req.signal });
   const { content_quality: _, ...diagnostics } = lightDiagnostics({ score: 0, confidence: 'high' });
   const audit = auditOf(r);

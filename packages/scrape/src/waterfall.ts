@@ -1,4 +1,5 @@
 import type { FallbackEvent } from '@trawl/contract';
+import { recordFallback } from '@trawl/metrics';
 import { scrapeBrowser, type BrowserRenderer } from './browser-scrape.ts';
 import type { ContentProcessor } from './content-errors.ts';
 import { scrapeLight, type LightFetcher, type ScrapeRequest } from './light-scrape.ts';
@@ -46,6 +47,7 @@ export async function scrapeWaterfall(deps: WaterfallDeps, req: ScrapeRequest): 
   if (!light.ok || !deps.browser) return light;
   const reason = browserReason(light.page);
   if (reason === null) return light;
+  recordFallback(reason);
   const event: FallbackEvent = { kind: 'engine', from: 'light', to: 'browser', reason, at: new Date().toISOString() };
   const la = light.page.audit;
   const rendered = await scrapeBrowser(deps as { browser: BrowserRenderer; content: ContentProcessor }, {
@@ -67,6 +69,7 @@ export async function scrapeWaterfall(deps: WaterfallDeps, req: ScrapeRequest): 
     return { ok: true, page: { ...p, audit: audit('browser', null, p.audit.retry_stats.total_attempts, p.audit.quality_score) } };
   }
   if (rendered.ok) {
+    recordFallback('browser_result_worse');
     const p = rendered.page;
     const back: FallbackEvent = { kind: 'engine', from: 'browser', to: 'light', reason: 'browser_result_worse', at: new Date().toISOString() };
     const a = audit('light', null, p.audit.retry_stats.total_attempts, la.quality_score);

@@ -3,6 +3,7 @@ import { isStoreUnavailable } from '@trawl/redis';
 import { ApiError } from '../api-error.ts';
 import type { RouteMethods } from './framework-errors.ts';
 import { storeUnavailableError } from '../store-unavailable.ts';
+import { recordStoreUnavailable } from '@trawl/metrics';
 
 /** Fastify's own client-error codes that mean "the request body or its framing is wrong". */
 const INVALID_REQUEST_CODES = new Set([
@@ -34,7 +35,10 @@ function describe(err: FastifyError): string {
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   // Redis unreachable (restarting, network): a short outage the caller retries, not a fault (500) of ours.
-  if (isStoreUnavailable(err)) return storeUnavailableError();
+  if (isStoreUnavailable(err)) {
+    recordStoreUnavailable('request');
+    return storeUnavailableError();
+  }
   const fe = err as FastifyError & { validation?: unknown };
   if (fe && typeof fe === 'object') {
     if (typeof fe.code === 'string' && INVALID_REQUEST_CODES.has(fe.code)) {

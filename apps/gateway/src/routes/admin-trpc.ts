@@ -12,7 +12,7 @@ import { rateLimitDefaults } from '../plugins/rate-limit.ts';
  * Operator administration over tRPC at /admin: teams, API keys, credits and rate limits. Guarded by TRAWL_ADMIN_TOKEN
  * (not an API key: API keys cannot manage keys, members or billing). Absent token, absent routes.
  */
-function sameSecret(a: string, b: string): boolean {
+export function sameSecret(a: string, b: string): boolean {
   const h = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(h(a), h(b));
 }

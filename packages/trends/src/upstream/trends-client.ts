@@ -5,6 +5,7 @@ import { acquire, type UpstreamRateLimiter } from '../rate-limit/rate-limiter.ts
 import { normalizeRelatedQueries } from './normalize.ts';
 import { cookieUrl, exploreUrl, parseJsonBody, pickRelatedQueriesWidget, relatedSearchesUrl, type RelatedQueriesWidget } from './protocol.ts';
 import { UpstreamError, type TrendsEndpoint, type UpstreamFailure } from './upstream-error.ts';
+import { recordTrendsCall } from '@trawl/metrics';
 
 /** The light engine, or anything with its fetch (SSRF guard, proxy path and host rules come with it). */
 export interface TrendsHttp {
@@ -114,6 +115,18 @@ export class TrendsClient {
 
   private async exchange(endpoint: TrendsEndpoint, url: URL, cookie: string | null, signal: AbortSignal | undefined, method: 'GET' | 'POST'): Promise<Ok> {
     await acquire(this.o.limiter, signal);
+    try {
+      const r = await this.call(endpoint, url, cookie, signal, method);
+      recordTrendsCall(endpoint, 'ok');
+      return r;
+    } catch (err) {
+      recordTrendsCall(endpoint, err instanceof UpstreamError ? err.failure : 'error');
+      throw err;
+    }
+  }
+
+  /** One request upstream (the limiter already passed): the answer, or an UpstreamError saying what went wrong. */
+  private async call(endpoint: TrendsEndpoint, url: URL, cookie: string | null, signal: AbortSignal | undefined, method: 'GET' | 'POST'): Promise<Ok> {
     const headers: Record<string, string> = endpoint === 'cookie' ? {} : { accept: JSON_ACCEPT };
     if (cookie) headers.cookie = cookie;
     const r = await this.o.http.fetch({

@@ -1,0 +1,12 @@
+export {
+  METRICS_CONTENT_TYPE,
+  metricsText,
+  recordFallback,
+  recordPage,
+  recordRequest,
+  recordStoreUnavailable,
+  recordTrendsCall,
+  registerGaugeSource,
+  type GaugeSample,
+} from './prometheus.ts';
+export { startMetricsServer, type MetricsServer } from './metrics-server.ts';
