@@ -398,8 +398,16 @@ const LEAF_TAG_SIMILARITY = 0.5;
  */
 function fieldTagSimilarity(fp: Fingerprint, c: Fingerprint): number {
   const tags = tagSimilarity(fp.t, c.t);
-  if (tags >= LEAF_TAG_SIMILARITY || fp.k !== 0 || c.k !== 0 || fp.l === 0 || c.l === 0) return tags;
+  if (tags >= LEAF_TAG_SIMILARITY || !isTextLeaf(fp) || !isTextLeaf(c)) return tags;
   return LEAF_TAG_SIMILARITY;
+}
+
+/** Element children that only decorate a text (an icon, a line break, a superscript unit such as "m²"). */
+const DECORATION_TAGS = new Set(['svg', 'img', 'picture', 'br', 'wbr', 'sup', 'sub']);
+
+/** An element holding text whose element children, if any, only decorate it ("<li><svg/> 2 bd</li>"). */
+function isTextLeaf(fp: Fingerprint): boolean {
+  return fp.l !== 0 && fp.h.every((tag) => DECORATION_TAGS.has(tag));
 }
 
 /** How much a field candidate resembles a remembered field element, 0..1. */
