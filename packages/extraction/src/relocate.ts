@@ -14,6 +14,11 @@ import { attributeOf } from './values.ts';
 export const FIELD_THRESHOLD = 0.62;
 /** ...and this much more similar than the best other candidate giving a different value (else: ambiguous, null). */
 export const FIELD_MARGIN = 0.06;
+/**
+ * An attribute-valued field's element that is the only one of its record carrying that attribute (a data-rating,
+ * a data-sku) closes this share of the gap between its similarity and 1: the attribute says what the value is.
+ */
+export const SOLE_HOLDER_WEIGHT = 0.25;
 /** A relocated record must score at least this (0.3 × record similarity + 0.7 × its fields' similarity). */
 export const RECORD_THRESHOLD = 0.6;
 /** The mean score of the relocated records (or fields) must reach this, or nothing is extracted: low_confidence. */
@@ -62,6 +67,7 @@ export interface RecordMatch {
 
 export class Relocator {
   private readonly fingerprints = new Map<DomElement, Map<DomElement, Fingerprint>>();
+  private readonly holders = new Map<DomElement, Map<string, DomElement | null>>();
   private readonly recordSims = new Map<DomElement, number>();
   /** placeOf, memoized: an element's place below the record it was last asked for. */
   private readonly places = new Map<DomElement, { record: DomElement; place: string }>();
@@ -97,7 +103,32 @@ export class Relocator {
       if (textValued && !textKindAgrees(sample, fp)) sim *= TEXT_KIND_PENALTY;
       if (sim > best) best = sim;
     }
+    const attribute = this.compiled.fields[i].attribute;
+    if (attribute !== null && best < 1 && this.soleHolder(record, attribute) === el) best += (1 - best) * SOLE_HOLDER_WEIGHT;
     return best;
+  }
+
+  /** The one element of the record carrying the attribute, null when none or several do. */
+  private soleHolder(record: DomElement, attribute: string): DomElement | null {
+    let perRecord = this.holders.get(record);
+    if (perRecord === undefined) {
+      perRecord = new Map();
+      this.holders.set(record, perRecord);
+    }
+    let holder = perRecord.get(attribute);
+    if (holder === undefined) {
+      holder = null;
+      for (const d of descendants(record)) {
+        if (attributeOf(d, attribute) === null) continue;
+        if (holder !== null) {
+          holder = null;
+          break;
+        }
+        holder = d;
+      }
+      perRecord.set(attribute, holder);
+    }
+    return holder;
   }
 
   recordSim(el: DomElement): number {
