@@ -19,6 +19,9 @@ export const FIELD_MARGIN = 0.06;
  * a data-sku) closes this share of the gap between its similarity and 1: the attribute says what the value is.
  */
 export const SOLE_HOLDER_WEIGHT = 0.25;
+/** Inline tags that may wrap a text leaf's whole text after a redesign (h2 > a, p > span). */
+const TEXT_WRAPPER_TAGS = new Set(['a', 'span', 'strong', 'b', 'em']);
+const HEADING = /^h[1-6]$/;
 /** A relocated record must score at least this (0.3 × record similarity + 0.7 × its fields' similarity). */
 export const RECORD_THRESHOLD = 0.6;
 /** The mean score of the relocated records (or fields) must reach this, or nothing is extracted: low_confidence. */
@@ -97,15 +100,31 @@ export class Relocator {
     }
     // A field whose value is text is penalized for a text of another kind (digits, currency, empty).
     const textValued = this.compiled.fields[i].attribute === null && this.compiled.fields[i].type !== 'attribute';
+    // A heading whose whole text sits in one inline child (a title put inside its link: h3 → h2 > a) is also
+    // compared with a remembered bare heading as the text leaf it was.
+    const asLeaf = fp.l !== 0 && fp.k === 1 && this.wrapsWholeText(el) ? { ...fp, k: 0, h: [], z: 0 } : null;
     let best = 0;
     for (const sample of mem.fp) {
-      let sim = fieldSimilarity(sample, fp);
+      const c = asLeaf !== null && sample.k === 0 && sample.l !== 0 && HEADING.test(sample.t) && HEADING.test(fp.t) ? asLeaf : fp;
+      let sim = Math.max(fieldSimilarity(sample, fp), c === fp ? 0 : fieldSimilarity(sample, c));
       if (textValued && !textKindAgrees(sample, fp)) sim *= TEXT_KIND_PENALTY;
       if (sim > best) best = sim;
     }
     const attribute = this.compiled.fields[i].attribute;
     if (attribute !== null && best < 1 && this.soleHolder(record, attribute) === el) best += (1 - best) * SOLE_HOLDER_WEIGHT;
     return best;
+  }
+
+  /** Whether el's only element child is inline, has no element children and holds all of el's text. */
+  private wrapsWholeText(el: DomElement): boolean {
+    let only: DomElement | null = null;
+    for (const c of el.children) {
+      if (!isElement(c)) continue;
+      if (only !== null) return false;
+      only = c;
+    }
+    if (only === null || !TEXT_WRAPPER_TAGS.has(only.name) || only.children.some(isElement)) return false;
+    return this.features.text(only) === this.features.text(el);
   }
 
   /** The one element of the record carrying the attribute, null when none or several do. */
