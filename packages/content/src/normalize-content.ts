@@ -1,4 +1,4 @@
-import { contentKindOf } from './decode/content-kind.ts';
+import { contentKindOf, type ContentKind } from './decode/content-kind.ts';
 import { bodyCharset, decodeWith } from './decode/decode-body.ts';
 import { checkText } from './decode/text-check.ts';
 import { UnsupportedContentTypeError } from './errors.ts';
@@ -34,12 +34,23 @@ const SCREEN_BYTES = 64 * 1024;
  * for a thread it would only be refused by. The whole body is still checked by normalizeContent.
  */
 export function screenBody(body: Buffer, contentType: string | null): void {
+  textCharset(body.length > SCREEN_BYTES ? body.subarray(0, SCREEN_BYTES) : body, contentType);
+}
+
+/**
+ * The kind of a body and the charset to read it with; throws UnsupportedContentTypeError for a type we do not
+ * convert and for bytes that are not text whatever their label says (checked before decoding, so garbage is never
+ * decoded into a string). Unlabelled bytes that are not UTF-8 but hold no controls are legacy text, read the way
+ * browsers default.
+ */
+function textCharset(body: Buffer, contentType: string | null): { kind: ContentKind; charset: string } {
   const kind = contentKindOf(contentType, body);
   if (kind === null) throw new UnsupportedContentTypeError(contentType);
-  const head = body.length > SCREEN_BYTES ? body.subarray(0, SCREEN_BYTES) : body;
-  const detected = bodyCharset(head, contentType, kind);
-  const verdict = checkText(head, detected.charset);
-  if (!verdict.text && !(verdict.invalidUtf8 && !detected.labelled)) throw new UnsupportedContentTypeError(contentType, true);
+  const detected = bodyCharset(body, contentType, kind);
+  const verdict = checkText(body, detected.charset);
+  const legacy = verdict.invalidUtf8 && !detected.labelled;
+  if (!verdict.text && !legacy) throw new UnsupportedContentTypeError(contentType, true);
+  return { kind, charset: legacy ? 'windows-1252' : detected.charset };
 }
 
 /**
@@ -57,14 +68,7 @@ export function normalizeContent(input: {
   onDocument?: DocumentHook;
 }): NormalizedContent {
   const { body, contentType, url } = input;
-  const kind = contentKindOf(contentType, body);
-  if (kind === null) throw new UnsupportedContentTypeError(contentType);
-  const detected = bodyCharset(body, contentType, kind);
-  const verdict = checkText(body, detected.charset);
-  // Unlabelled bytes that are not UTF-8 but hold no controls are legacy text: read them the way browsers default.
-  const legacy = verdict.invalidUtf8 && !detected.labelled;
-  if (!verdict.text && !legacy) throw new UnsupportedContentTypeError(contentType, true);
-  const charset = legacy ? 'windows-1252' : detected.charset;
+  const { kind, charset } = textCharset(body, contentType);
   const text = decodeWith(body, charset);
   if (kind === 'html') return { ...htmlContent(text, url, input.limits ?? DEFAULT_CONTENT_LIMITS, input.onDocument), charset };
   const markdown = kind === 'json' ? jsonToMarkdown(text) : textToMarkdown(text);
