@@ -8,4 +8,5 @@ export * from './extraction.ts';
 export * from './trends.ts';
 export * from './browser-scrape.ts';
 export * from './rate-limits.ts';
+export * from './quotas.ts';
 export * from './util/lru-map.ts';

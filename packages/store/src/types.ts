@@ -1,4 +1,4 @@
-import type { PublicRun, RateLimitClass } from '@trawl/contract';
+import type { PublicRun, QuotaResource, RateLimitClass } from '@trawl/contract';
 
 export const KEY_SCOPES = ['fetch', 'crawl', 'trends', 'runs'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -158,7 +158,37 @@ export interface RateLimitStore {
   getRateLimits(teamId: string): Promise<Partial<Record<RateLimitClass, number>>>;
 }
 
-export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger, SelectorMemoryStore, RateLimitStore {
+/** One resource's quota for a month: the team's limit (null = unlimited) and the units counted. */
+export interface QuotaUsage {
+  monthly: number | null;
+  used: number;
+}
+
+/** One quota decision: whether the units were taken, and the month's usage and limit after it. */
+export interface QuotaTake extends QuotaUsage {
+  ok: boolean;
+}
+
+/**
+ * Monthly quotas per (team, resource, calendar month `YYYY-MM` UTC), decided by `quota-rule.ts`. A take reads the
+ * limit, checks and counts in one atomic step, so concurrent takes never pass the limit together. Usage is kept a
+ * few months after its month ends (QUOTA_USAGE_MONTHS_KEPT), then forgotten.
+ */
+export interface QuotaStore {
+  /** Takes `units` (at least 1) of the month when they fit; refused: nothing counted. Unlimited: counted anyway. */
+  takeQuota(teamId: string, resource: QuotaResource, month: string, units: number): Promise<QuotaTake>;
+  /**
+   * Gives back `units` taken in `month`, once per `once` (a repeat with the same mark changes nothing), never below
+   * zero; nothing when that month's usage is already forgotten.
+   */
+  returnQuota(teamId: string, resource: QuotaResource, month: string, units: number, once: string): Promise<void>;
+  /** Sets a team's monthly limit for a resource, or with null drops it (unlimited). */
+  setQuota(teamId: string, resource: QuotaResource, monthly: number | null): Promise<void>;
+  /** Every resource's limit and the units counted in `month`. */
+  getQuotas(teamId: string, month: string): Promise<Record<QuotaResource, QuotaUsage>>;
+}
+
+export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger, SelectorMemoryStore, RateLimitStore, QuotaStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers, rejects when it cannot be reached (health checks). Memory: always fine. */
   ping(): Promise<void>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MEMORY_IDEMPOTENCY_KEYS, MAX_MEMORY_LEDGER_ENTRIES, MAX_MEMORY_RATE_WINDOWS, MAX_MEMORY_SELECTOR_MEMORIES, MemoryStore } from '../src/index.ts';
+import { MAX_MEMORY_IDEMPOTENCY_KEYS, MAX_MEMORY_LEDGER_ENTRIES, MAX_MEMORY_QUOTA_RETURN_MARKS, MAX_MEMORY_RATE_WINDOWS, MAX_MEMORY_SELECTOR_MEMORIES, MemoryStore } from '../src/index.ts';
 
 /** Embedded mode keeps state in maps: those a caller can grow by sending requests are bounded. */
 describe('memory store bounds', () => {
@@ -53,6 +53,19 @@ describe('memory store bounds', () => {
     await store.setRateLimit('team_keep', 'reads', 7);
     for (let i = 0; i <= MAX_MEMORY_RATE_WINDOWS; i++) await store.takeRateLimit(`other_${i}`, 'reads', 1);
     expect(await store.getRateLimits('team_keep')).toEqual({ reads: 7 });
+    await store.close();
+  });
+
+  it('remembers at most MAX_MEMORY_QUOTA_RETURN_MARKS give-back marks, and never forgets usage', async () => {
+    const store = new MemoryStore();
+    const month = '2031-05';
+    await store.takeQuota('team_a', 'scrape', month, MAX_MEMORY_QUOTA_RETURN_MARKS + 10);
+    for (let i = 0; i <= MAX_MEMORY_QUOTA_RETURN_MARKS; i++) await store.returnQuota('team_a', 'scrape', month, 0, `run_${i}`);
+    // A recent mark still stops a repeat; the very first was forgotten, so a repeat of it gives back again.
+    await store.returnQuota('team_a', 'scrape', month, 1, `run_${MAX_MEMORY_QUOTA_RETURN_MARKS}`);
+    expect((await store.getQuotas('team_a', month)).scrape.used).toBe(MAX_MEMORY_QUOTA_RETURN_MARKS + 10);
+    await store.returnQuota('team_a', 'scrape', month, 1, 'run_0');
+    expect((await store.getQuotas('team_a', month)).scrape.used).toBe(MAX_MEMORY_QUOTA_RETURN_MARKS + 9);
     await store.close();
   });
 });

@@ -1,4 +1,5 @@
-import { LruMap, type RateLimitClass } from '@trawl/contract';
+import { LruMap, QUOTA_RESOURCE_NAMES, type QuotaResource, type RateLimitClass } from '@trawl/contract';
+import { quotaAfterReturn, quotaAllows, quotaUsageExpiresAt } from '../quota-rule.ts';
 import { refundWindow, takeFromWindow, type RateWindow } from '../rate-limit-window.ts';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
 import { MAX_SELECTOR_MEMORY_BYTES } from '../types.ts';
@@ -7,6 +8,8 @@ import type {
   ArtifactMeta,
   IdempotencyBegin,
   LedgerEntry,
+  QuotaTake,
+  QuotaUsage,
   RateLimitDecision,
   RunRecord,
   SelectorMemoryKey,
@@ -42,6 +45,12 @@ export const MAX_MEMORY_SELECTOR_MEMORIES = 2_000;
  */
 export const MAX_MEMORY_RATE_WINDOWS = 10_000;
 
+/**
+ * Quota give-back marks remembered (one per run that gave units back). A run gives back within seconds of a repeat,
+ * so only a repeat after this many later give-backs could be given back twice.
+ */
+export const MAX_MEMORY_QUOTA_RETURN_MARKS = 100_000;
+
 interface IdemEntry {
   fingerprint: string;
   response: StoredResponse | null;
@@ -62,6 +71,10 @@ export class MemoryStore implements Store {
   private selectorMemories = new LruMap<string, { value: string; expires: number }>(MAX_MEMORY_SELECTOR_MEMORIES);
   private rateWindows = new LruMap<string, RateWindow>(MAX_MEMORY_RATE_WINDOWS);
   private rateOverrides = new Map<string, Partial<Record<RateLimitClass, number>>>();
+  private quotaLimits = new Map<string, Partial<Record<QuotaResource, number>>>();
+  /** Usage per "team\nresource\nmonth": never evicted (forgetting it would let a team past its quota), swept by month. */
+  private quotaUsed = new Map<string, { used: number; expires: number }>();
+  private quotaReturned = new LruMap<string, true>(MAX_MEMORY_QUOTA_RETURN_MARKS);
   private sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -208,6 +221,44 @@ export class MemoryStore implements Store {
     return { ...this.rateOverrides.get(teamId) };
   }
 
+  async takeQuota(teamId: string, resource: QuotaResource, month: string, units: number): Promise<QuotaTake> {
+    const monthly = this.quotaLimits.get(teamId)?.[resource] ?? null;
+    const key = `${teamId}\n${resource}\n${month}`;
+    const used = this.usage(key)?.used ?? 0;
+    // Synchronous from the read to the count: no other request of this process can interleave (atomic).
+    if (!quotaAllows(used, monthly, units)) return { ok: false, used, monthly };
+    this.quotaUsed.set(key, { used: used + units, expires: quotaUsageExpiresAt(month) });
+    return { ok: true, used: used + units, monthly };
+  }
+  async returnQuota(teamId: string, resource: QuotaResource, month: string, units: number, once: string) {
+    const e = this.usage(`${teamId}\n${resource}\n${month}`);
+    const mark = JSON.stringify([teamId, month, resource, once]);
+    if (!e || this.quotaReturned.has(mark)) return;
+    this.quotaReturned.set(mark, true);
+    e.used = quotaAfterReturn(e.used, units);
+  }
+  async setQuota(teamId: string, resource: QuotaResource, monthly: number | null) {
+    const o = { ...this.quotaLimits.get(teamId) };
+    if (monthly === null) delete o[resource];
+    else o[resource] = monthly;
+    if (Object.keys(o).length === 0) this.quotaLimits.delete(teamId);
+    else this.quotaLimits.set(teamId, o);
+  }
+  async getQuotas(teamId: string, month: string) {
+    const limits = this.quotaLimits.get(teamId) ?? {};
+    const out = {} as Record<QuotaResource, QuotaUsage>;
+    for (const r of QUOTA_RESOURCE_NAMES) {
+      out[r] = { monthly: limits[r] ?? null, used: this.usage(`${teamId}\n${r}\n${month}`)?.used ?? 0 };
+    }
+    return out;
+  }
+  /** A month's usage of a resource, or null once forgotten (Redis expires the key at the same instant). */
+  private usage(key: string) {
+    const e = this.quotaUsed.get(key);
+    if (e && e.expires <= this.now()) this.quotaUsed.delete(key);
+    return e && e.expires > this.now() ? e : null;
+  }
+
   async ping() {
     // The state lives in this process: nothing to reach.
   }
@@ -236,6 +287,7 @@ export class MemoryStore implements Store {
     const now = this.now();
     for (const [k, e] of [...this.selectorMemories.entries()]) if (e.expires <= now) this.selectorMemories.delete(k);
     for (const [k, e] of [...this.idem.entries()]) if (e.expires <= now) this.idem.delete(k);
+    for (const [k, e] of [...this.quotaUsed.entries()]) if (e.expires <= now) this.quotaUsed.delete(k);
     for (const a of this.artifacts.values()) {
       if (a.meta.expires_at !== null && Date.parse(a.meta.expires_at) <= now) a.body = null;
     }

@@ -51,4 +51,16 @@ export class StoreKeys {
   rateOverrides(teamId: string) {
     return `${this.prefix}ratelimit:{${teamId}}:limits`;
   }
+  /** A team's monthly quota limits: hash of resource -> units per month. Same slot as its usage. */
+  quotaLimits(teamId: string) {
+    return `${this.prefix}quota:{${teamId}}:limits`;
+  }
+  /** A team's quota usage in one month (YYYY-MM): hash of resource -> units counted. */
+  quotaUsed(teamId: string, month: string) {
+    return `${this.prefix}quota:{${teamId}}:used:${month}`;
+  }
+  /** Give-backs already made against a month's usage: set of "<resource>\n<mark>". */
+  quotaReturned(teamId: string, month: string) {
+    return `${this.prefix}quota:{${teamId}}:returned:${month}`;
+  }
 }

@@ -1,12 +1,15 @@
-import type { RateLimitClass } from '@trawl/contract';
+import { QUOTA_RESOURCE_NAMES, type QuotaResource, type RateLimitClass } from '@trawl/contract';
 import { getBuffer, loadScripts, sendCommand, type RedisConnection } from '@trawl/redis';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
+import { quotaUsageExpiresAt } from '../quota-rule.ts';
 import { ARTIFACT_TOMBSTONE_S } from '../retention.ts';
 import type {
   ApiKeyRecord,
   ArtifactMeta,
   IdempotencyBegin,
   LedgerEntry,
+  QuotaTake,
+  QuotaUsage,
   RateLimitDecision,
   RunRecord,
   SelectorMemoryKey,
@@ -23,6 +26,8 @@ const scripts = loadScripts(new URL('./lua/', import.meta.url), [
   'ledger-charge-3.lua',
   'rate-limit-take-2.lua',
   'rate-limit-refund-1.lua',
+  'quota-take-2.lua',
+  'quota-return-2.lua',
 ]);
 
 /** How long an idle rate-limit window is kept: past its 61 one-second slots, with slack for clocks that disagree. */
@@ -214,6 +219,33 @@ export class RedisStore implements Store {
     const h = await this.redis.hGetAll(this.k.rateOverrides(teamId));
     const out: Partial<Record<RateLimitClass, number>> = {};
     for (const [k, v] of Object.entries(h)) out[k as RateLimitClass] = Number(v);
+    return out;
+  }
+
+  async takeQuota(teamId: string, resource: QuotaResource, month: string, units: number): Promise<QuotaTake> {
+    const r = await scripts['quota-take'].run<number[]>(
+      this.redis,
+      [this.k.quotaLimits(teamId), this.k.quotaUsed(teamId, month)],
+      [resource, units, quotaUsageExpiresAt(month)],
+    );
+    const [ok, used, monthly] = r.map(Number);
+    return { ok: ok === 1, used, monthly: monthly < 0 ? null : monthly };
+  }
+  async returnQuota(teamId: string, resource: QuotaResource, month: string, units: number, once: string) {
+    await scripts['quota-return'].run(
+      this.redis,
+      [this.k.quotaUsed(teamId, month), this.k.quotaReturned(teamId, month)],
+      [resource, units, once, quotaUsageExpiresAt(month)],
+    );
+  }
+  async setQuota(teamId: string, resource: QuotaResource, monthly: number | null) {
+    if (monthly === null) await this.redis.hDel(this.k.quotaLimits(teamId), resource);
+    else await this.redis.hSet(this.k.quotaLimits(teamId), resource, String(monthly));
+  }
+  async getQuotas(teamId: string, month: string) {
+    const [limits, used] = await Promise.all([this.redis.hGetAll(this.k.quotaLimits(teamId)), this.redis.hGetAll(this.k.quotaUsed(teamId, month))]);
+    const out = {} as Record<QuotaResource, QuotaUsage>;
+    for (const r of QUOTA_RESOURCE_NAMES) out[r] = { monthly: limits[r] === undefined ? null : Number(limits[r]), used: Number(used[r] ?? 0) };
     return out;
   }
 
