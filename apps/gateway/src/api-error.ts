@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type PublicErrorResponse } from '@trawl/contract';
+import { ERROR_CODES, type ErrorCode, type PublicErrorResponse, type QuotaResource } from '@trawl/contract';
 
 /** An error the caller is meant to see, in the contract's shape. */
 export class ApiError extends Error {
@@ -36,4 +36,9 @@ export class ApiError extends Error {
       },
     };
   }
+}
+
+/** 429 quota_exceeded: the team's monthly quota of `resource` is used up. Says nothing but the resource. */
+export function quotaExceededError(resource: QuotaResource): ApiError {
+  return new ApiError('quota_exceeded', `the team's monthly ${resource} quota is used up`, { details: { resource } });
 }

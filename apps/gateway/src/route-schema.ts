@@ -45,7 +45,11 @@ export const RATE_LIMIT_HEADERS = {
   ),
 };
 const RETRY_AFTER_HEADER = {
-  'Retry-After': { type: 'integer', minimum: 1, description: 'Whole seconds until a request would pass (never 0).' },
+  'Retry-After': {
+    type: 'integer',
+    minimum: 1,
+    description: 'With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes).',
+  },
 };
 
 /**

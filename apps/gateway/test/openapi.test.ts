@@ -51,6 +51,15 @@ describe('OpenAPI document', () => {
     expect(d.components.schemas.PublicError.properties.code.enum).toContain('payment_required');
   });
 
+  it('documents 429 quota_exceeded on every creation that draws on a quota, and the quota resources of a run', async () => {
+    const d = await doc('/api-docs/public-v1/openapi');
+    for (const path of ['/v1/fetch', '/v1/browser-scrape', '/v1/crawl', '/v1/search-trends/related-queries']) {
+      expect(d.paths[path].post.responses['429'].description, path).toMatch(/`rate_limited`, `quota_exceeded`/);
+    }
+    expect(d.paths['/v1/runs/{run_id}'].get.responses['429'].description).not.toContain('quota_exceeded');
+    expect(d.components.schemas.PublicRun.properties.quota.properties.resource.enum).toEqual(['crawl_pages', 'scrape', 'browser_scrape', 'trends']);
+  });
+
   it('documents the RateLimit headers on every answer after auth, and Retry-After on 429', async () => {
     const d = await doc('/api-docs/public-v1/openapi');
     for (const [path, item] of Object.entries(d.paths as Record<string, Record<string, any>>)) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BLOCK_REASON_NAMES } from './block-reasons.ts';
 import { RunStatus, Timestamp } from './common.ts';
 import { ADAPTIVE_ACTIONS } from './extraction.ts';
+import { QUOTA_RESOURCE_NAMES } from './quotas.ts';
 
 export const RUN_TYPES = ['fetch', 'browser_scrape', 'crawl'] as const;
 export const RunType = z.enum(RUN_TYPES);
@@ -14,7 +15,9 @@ export const PublicRun = z
     created_at: Timestamp,
     completed_at: Timestamp.optional(),
     cost_units: z.int().nonnegative(),
-    quota: z.strictObject({ resource: z.string(), quantity_reserved: z.int().nonnegative() }),
+    quota: z
+      .strictObject({ resource: z.enum(QUOTA_RESOURCE_NAMES), quantity_reserved: z.int().nonnegative() })
+      .meta({ description: 'The monthly quota the run draws on and the units it reserved (a crawl: crawl_pages, its max_pages).' }),
   })
   .meta({ id: 'PublicRun' });
 export type PublicRun = z.infer<typeof PublicRun>;

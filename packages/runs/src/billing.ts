@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '@trawl/store';
+import type { PublicRun, QuotaResource } from '@trawl/contract';
+import { quotaMonth, type Store } from '@trawl/store';
 
 /**
  * Credits: what a page costs, how a page run reserves and refunds it, how a crawl prepays in blocks and settles.
  * Every charge goes through the store's ledger, which records a charge once per (run, reason), so a step repeated
- * after a lost reply changes nothing. Quotas belong here too.
+ * after a lost reply changes nothing. Monthly quotas: what each run takes, and when it is given back (at the end).
  */
 export type BillingMode = 'shadow' | 'enforce';
 
@@ -67,4 +68,44 @@ export async function settleCrawlCredits(
   } else if (s.unusedBudget > 0) {
     await d.store.charge({ team_id: s.teamId, run_id: s.runId, units: -s.unusedBudget, reason: 'crawl_refund', at }, false);
   }
+}
+
+/** The monthly quota each run type draws on: its PublicRun's `quota.resource`. */
+export const RUN_QUOTA_RESOURCES = {
+  fetch: 'scrape',
+  browser_scrape: 'browser_scrape',
+  crawl: 'crawl_pages',
+} as const satisfies Record<PublicRun['type'], QuotaResource>;
+
+/** Units a Fetch or Browser scrape run takes of its quota: the run itself, whatever the page costs. */
+export const PAGE_RUN_QUOTA_UNITS = 1;
+
+/** The month (UTC) a run's quota is counted in: the one it was created in, also when it ends in the next. */
+const monthOf = (at: string) => quotaMonth(Date.parse(at));
+
+/**
+ * Takes `units` of the team's quota for the month of `at` (the run's created_at): false when they would cross the
+ * team's monthly limit (nothing counted). Atomic in the store, so concurrent runs never pass the limit together.
+ */
+export async function takeQuota(store: Store, teamId: string, resource: QuotaResource, units: number, at: string): Promise<boolean> {
+  return (await store.takeQuota(teamId, resource, monthOf(at), units)).ok;
+}
+
+/**
+ * Gives back `units` of what a run took, to the month it was created in, once per run: a step repeated after a
+ * lost reply (or a retried finalize) changes nothing.
+ */
+export async function giveBackQuota(store: Store, teamId: string, resource: QuotaResource, units: number, run: { id: string; created_at: string }) {
+  if (units > 0) await store.returnQuota(teamId, resource, monthOf(run.created_at), units, run.id);
+}
+
+/**
+ * Settles an ended crawl's quota: it reserved its max_pages at creation and the frontier admitted at most that many
+ * (the page cap), so what it did not admit goes back. Admitted pages count even when they failed or were dropped.
+ */
+export async function settleCrawlQuota(
+  store: Store,
+  s: { teamId: string; run: { id: string; created_at: string }; maxPages: number; admitted: number },
+): Promise<void> {
+  await giveBackQuota(store, s.teamId, RUN_QUOTA_RESOURCES.crawl, s.maxPages - s.admitted, s.run);
 }

@@ -1,6 +1,6 @@
 import type { PublicRun, RunStatus } from '@trawl/contract';
 import type { Store } from '@trawl/store';
-import { PAGE_COST } from './billing.ts';
+import { PAGE_COST, RUN_QUOTA_RESOURCES } from './billing.ts';
 
 /** What a crawl's run reflects of its crawl: status, delivered pages, when it ended. */
 export interface CrawlRunState {
@@ -9,7 +9,7 @@ export interface CrawlRunState {
   pages_completed: number;
 }
 
-/** Opens the run of a new crawl: queued, reserving the crawl quota of its page cap. */
+/** Opens the run of a new crawl: queued, showing the crawl quota it reserved (its page cap, see createCrawl). */
 export async function openCrawlRun(
   store: Store,
   ids: { run_id: string; crawl_id: string; team_id: string },
@@ -22,7 +22,7 @@ export async function openCrawlRun(
     status: 'queued',
     created_at: createdAt,
     cost_units: 0,
-    quota: { resource: 'crawl', quantity_reserved: maxPages },
+    quota: { resource: RUN_QUOTA_RESOURCES.crawl, quantity_reserved: maxPages },
   };
   await store.createRun({ run, team_id: ids.team_id, crawl_id: ids.crawl_id });
   return run;

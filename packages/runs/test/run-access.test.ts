@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScrapedPage } from '@trawl/scrape';
 import { MemoryStore } from '@trawl/store';
 import { CONTENT_ARTIFACTS } from '../src/artifacts.ts';
-import { deliverPage, startPageRun } from '../src/page-runs.ts';
+import { deliverPage, startPageRun, type RunServices } from '../src/page-runs.ts';
 import { readArtifact, readRun, type CrawlRunSource } from '../src/run-access.ts';
 
 // Runs that are not crawl pages: the crawler's side (crawl pages, live crawl state) is covered end to end by the
@@ -36,17 +36,23 @@ async function setup(retentionS = 60) {
   return { store, team, other, svc, access, advance: (ms: number) => (t += ms) };
 }
 
+async function openRun(svc: RunServices, teamId: string) {
+  const started = await startPageRun(svc, teamId, 'fetch');
+  if (!started.ok) throw new Error(`page run refused: ${started.reason}`);
+  return started.record;
+}
+
 describe('run access', () => {
   it("another team's run looks missing", async () => {
     const { team, other, svc, access } = await setup();
-    const record = await startPageRun(svc, team.id, 'fetch');
-    expect(await readRun(access, team.id, record!.run.id)).toMatchObject({ ok: true, run: { status: 'running' } });
-    expect(await readRun(access, other.id, record!.run.id)).toEqual({ ok: false, reason: 'not_found' });
+    const record = await openRun(svc, team.id);
+    expect(await readRun(access, team.id, record.run.id)).toMatchObject({ ok: true, run: { status: 'running' } });
+    expect(await readRun(access, other.id, record.run.id)).toEqual({ ok: false, reason: 'not_found' });
   });
 
   it('an artifact of a run still working is not ready; once delivered it is served with its exact type', async () => {
     const { team, other, svc, access } = await setup();
-    const record = (await startPageRun(svc, team.id, 'fetch'))!;
+    const record = await openRun(svc, team.id);
     expect(await readArtifact(access, team.id, record.run.id, 'markdown', undefined)).toEqual({ ok: false, reason: 'not_ready' });
     const { result } = await deliverPage(svc, record, page(null));
     expect(result.artifacts.map((a) => a.key)).toEqual(['markdown']);
@@ -58,14 +64,14 @@ describe('run access', () => {
 
   it('an artifact asked for with a crawl_id it does not belong to looks missing', async () => {
     const { team, svc, access } = await setup();
-    const record = (await startPageRun(svc, team.id, 'fetch'))!;
+    const record = await openRun(svc, team.id);
     await deliverPage(svc, record, page('<p>t</p>'));
     expect(await readArtifact(access, team.id, record.run.id, 'html', 'crawl_x')).toEqual({ ok: false, reason: 'not_found' });
   });
 
   it('past retention an artifact is expired and says when', async () => {
     const { team, svc, access, advance } = await setup(60);
-    const record = (await startPageRun(svc, team.id, 'fetch'))!;
+    const record = await openRun(svc, team.id);
     const { result } = await deliverPage(svc, record, page(null));
     advance(61_000);
     const r = await readArtifact(access, team.id, record.run.id, 'markdown', undefined);

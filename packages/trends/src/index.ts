@@ -1,5 +1,5 @@
 export { createTrendsBackends, type TrendsBackends } from './backends.ts';
-export { createTrendsJob, readTrendsJob, type TrendsJobRead } from './jobs/job-access.ts';
+export { createTrendsJob, readTrendsJob, type TrendsJobCreate, type TrendsJobRead } from './jobs/job-access.ts';
 export { MemoryTrendsJobStore } from './jobs/memory-job-store.ts';
 export { RedisTrendsJobStore } from './jobs/redis-job-store.ts';
 export {

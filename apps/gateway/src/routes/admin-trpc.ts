@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { fastifyTRPCPlugin, type CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import { z } from 'zod';
-import { MAX_RATE_LIMIT_PER_MINUTE, RATE_LIMIT_CLASS_NAMES, type RateLimitClass } from '@trawl/contract';
-import { KEY_SCOPES } from '@trawl/store';
+import { MAX_QUOTA_MONTHLY, MAX_RATE_LIMIT_PER_MINUTE, QUOTA_RESOURCE_NAMES, RATE_LIMIT_CLASS_NAMES, type RateLimitClass } from '@trawl/contract';
+import { KEY_SCOPES, quotaMonth } from '@trawl/store';
 import type { GatewayContext } from '../context.ts';
 import { rateLimitDefaults } from '../plugins/rate-limit.ts';
 
 /**
- * Operator administration over tRPC at /admin: teams, API keys, credits and rate limits. Guarded by TRAWL_ADMIN_TOKEN
+ * Operator administration over tRPC at /admin: teams, API keys, credits, rate limits and monthly quotas. Guarded by TRAWL_ADMIN_TOKEN
  * (not an API key: API keys cannot manage keys, members or billing). Absent token, absent routes.
  */
 export function sameSecret(a: string, b: string): boolean {
@@ -48,6 +48,11 @@ function adminRouter(gw: GatewayContext) {
       limits[c] = o === undefined ? { per_minute: defaults[c], source: 'default' } : { per_minute: o, source: 'override' };
     }
     return { team_id, limits };
+  };
+  /** Every resource's monthly limit (null = unlimited) and what the team used in the current month (UTC). */
+  const quotasOf = async (team_id: string) => {
+    const month = quotaMonth(gw.now());
+    return { team_id, month, quotas: await store.getQuotas(team_id, month) };
   };
   return t.router({
     'teams.create': admin.input(z.strictObject({ name: z.string().min(1).max(100) })).mutation(async ({ input }) => {
@@ -105,6 +110,18 @@ function adminRouter(gw: GatewayContext) {
     'limits.get': admin.input(z.strictObject({ team_id: teamId })).query(async ({ input }) => {
       await requireTeam(input.team_id);
       return limitsOf(input.team_id);
+    }),
+    /** A team's monthly limit of a quota resource (0 = nothing allowed), or null to drop it (unlimited). */
+    'quotas.set': admin
+      .input(z.strictObject({ team_id: teamId, resource: z.enum(QUOTA_RESOURCE_NAMES), monthly: z.int().min(0).max(MAX_QUOTA_MONTHLY).nullable() }))
+      .mutation(async ({ input }) => {
+        await requireTeam(input.team_id);
+        await store.setQuota(input.team_id, input.resource, input.monthly);
+        return quotasOf(input.team_id);
+      }),
+    'quotas.get': admin.input(z.strictObject({ team_id: teamId })).query(async ({ input }) => {
+      await requireTeam(input.team_id);
+      return quotasOf(input.team_id);
     }),
   });
 }

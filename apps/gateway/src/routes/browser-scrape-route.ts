@@ -11,6 +11,7 @@ const BROWSER_SCRAPE_ERRORS: ErrorCode[] = [
   ...AUTH_ERRORS,
   ...CREATION_ERRORS,
   'payment_required',
+  'quota_exceeded',
   'timeout',
   'fetch_failed',
   'render_failed',

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, type ErrorCode } from '@trawl/contract';
 import { createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
-import { ApiError } from '../api-error.ts';
+import { ApiError, quotaExceededError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
 import { idempotencyFor, withIdempotency } from '../idempotency.ts';
 import { teamOf } from '../plugins/auth.ts';
@@ -34,7 +34,7 @@ export function crawlRoutes(ctx: GatewayContext) {
           security: BEARER_SECURITY,
           headers: IdempotencyHeaders,
           body: CrawlRequest,
-          response: responses({ 202: CrawlCreateResponse }, [...AUTH_ERRORS, ...CREATION_ERRORS, 'payment_required', 'rate_limited']),
+          response: responses({ 202: CrawlCreateResponse }, [...AUTH_ERRORS, ...CREATION_ERRORS, 'payment_required', 'quota_exceeded']),
         },
       },
       async (request, reply) => {
@@ -50,7 +50,10 @@ export function crawlRoutes(ctx: GatewayContext) {
             throw err;
           }
           if (!created.ok) {
-            const e = new ApiError('payment_required', 'the team has no credit left', { details: { resource: 'crawl' } });
+            const e =
+              created.reason === 'quota_exceeded'
+                ? quotaExceededError(created.resource)
+                : new ApiError('payment_required', 'the team has no credit left', { details: { resource: 'crawl' } });
             return { status: e.status, body: e.toBody(request.id), replayable: false };
           }
           return { status: 202, body: { crawl: created.crawl, run: created.run }, replayable: true };

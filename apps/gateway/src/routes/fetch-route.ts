@@ -11,8 +11,8 @@ const FETCH_ERRORS: ErrorCode[] = [
   ...AUTH_ERRORS,
   ...CREATION_ERRORS,
   'payment_required',
+  'quota_exceeded',
   'timeout',
-  'rate_limited',
   'fetch_failed',
   'service_unavailable',
 ];

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TrendsGrain, TrendsJobResponse, type ErrorCode } from '@trawl/contract';
 import { createTrendsJob, readTrendsJob } from '@trawl/trends';
-import { ApiError } from '../api-error.ts';
+import { ApiError, quotaExceededError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
 import { idempotencyFor, withIdempotency } from '../idempotency.ts';
 import { teamOf } from '../plugins/auth.ts';
@@ -30,14 +30,18 @@ export function trendsRoutes(ctx: GatewayContext) {
           security: BEARER_SECURITY,
           headers: IdempotencyHeaders,
           body: TrendsGrain,
-          response: responses({ 202: TrendsJobResponse }, [...AUTH_ERRORS, ...CREATION_ERRORS]),
+          response: responses({ 202: TrendsJobResponse }, [...AUTH_ERRORS, ...CREATION_ERRORS, 'quota_exceeded']),
         },
       },
       async (request, reply) =>
         withIdempotency(request, reply, idem, async () => {
-          const job = await createTrendsJob(ctx.trends, teamOf(request), request.body, ctx.now());
+          const created = await createTrendsJob({ jobs: ctx.trends, quotas: ctx.store }, teamOf(request), request.body, ctx.now());
+          if (!created.ok) {
+            const e = quotaExceededError(created.resource);
+            return { status: e.status, body: e.toBody(request.id), replayable: false };
+          }
           ctx.onTrendsJobCreated();
-          return { status: 202, body: { job }, replayable: true };
+          return { status: 202, body: { job: created.job }, replayable: true };
         }),
     );
 

@@ -1,6 +1,15 @@
 import type { CrawlItemsPage, CrawlJob, CrawlRequest, PublicRun } from '@trawl/contract';
 import type { CrawlStore, ShardDirectory } from '@trawl/frontier';
-import { BUDGET_BLOCK, openCrawlRun, reserveCrawlCredits, type BillingMode, type CrawlRunSource } from '@trawl/runs';
+import {
+  BUDGET_BLOCK,
+  giveBackQuota,
+  openCrawlRun,
+  reserveCrawlCredits,
+  RUN_QUOTA_RESOURCES,
+  takeQuota,
+  type BillingMode,
+  type CrawlRunSource,
+} from '@trawl/runs';
 import { newId, type Store } from '@trawl/store';
 import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
 import { buildPlan } from './plan.ts';
@@ -15,26 +24,48 @@ export interface CrawlServices {
   now: () => number;
 }
 
-export type CreateCrawlResult = { ok: true; crawl: CrawlJob; run: PublicRun } | { ok: false; reason: 'payment_required' };
+export type CreateCrawlResult =
+  | { ok: true; crawl: CrawlJob; run: PublicRun }
+  | { ok: false; reason: 'payment_required' }
+  | { ok: false; reason: 'quota_exceeded'; resource: typeof RUN_QUOTA_RESOURCES.crawl };
 
-/** Plans the crawl (throws PlanError), then reserves quota, then makes it visible to workers. */
+/**
+ * Plans the crawl (throws PlanError), then reserves its max_pages of the team's monthly crawl quota before anything
+ * exists (refused: nothing created), then credit, then makes it visible to workers. The frontier admits at most
+ * max_pages, so a running crawl never admits past the quota; finalize gives back what it did not admit.
+ */
 export async function createCrawl(svc: CrawlServices, teamId: string, req: CrawlRequest): Promise<CreateCrawlResult> {
   const now = svc.now();
   const ids = { crawl_id: newId('crawl'), run_id: newId('run'), team_id: teamId };
   const { plan, seeds } = buildPlan(req, ids, svc.billingMode, now);
-  let prepaid = 0;
-  if (svc.billingMode === 'enforce') {
-    prepaid = await reserveCrawlCredits(svc, teamId, ids.run_id, Math.min(BUDGET_BLOCK, plan.max_pages));
-    if (prepaid === 0) return { ok: false, reason: 'payment_required' };
+  const resource = RUN_QUOTA_RESOURCES.crawl;
+  if (!(await takeQuota(svc.store, teamId, resource, plan.max_pages, plan.created_at))) return { ok: false, reason: 'quota_exceeded', resource };
+  const giveBack = () => giveBackQuota(svc.store, teamId, resource, plan.max_pages, { id: ids.run_id, created_at: plan.created_at });
+  let crawlMayExist = false;
+  try {
+    let prepaid = 0;
+    if (svc.billingMode === 'enforce') {
+      prepaid = await reserveCrawlCredits(svc, teamId, ids.run_id, Math.min(BUDGET_BLOCK, plan.max_pages));
+      if (prepaid === 0) {
+        await giveBack();
+        return { ok: false, reason: 'payment_required' };
+      }
+    }
+    const run = await openCrawlRun(svc.store, ids, plan.created_at, plan.max_pages);
+    crawlMayExist = true;
+    await svc.crawls.createCrawl(plan, seeds);
+    if (prepaid > 0) await svc.crawls.addBudget(ids.crawl_id, prepaid);
+    await svc.directory.addActiveCrawl(ids.crawl_id);
+    for (const host of new Set(seeds.map((s) => s.host))) await svc.directory.registerHost(host, ids.crawl_id);
+    await svc.directory.announceWork();
+    const snap = await svc.crawls.getCrawl(ids.crawl_id);
+    return { ok: true, crawl: crawlJobView(snap!), run };
+  } catch (err) {
+    // Before the crawl was stored nothing will settle it: its reservation goes back now. Once it may exist, its
+    // finalize gives back what it did not admit (a crawl that never came to be keeps the units: never over quota).
+    if (!crawlMayExist) await giveBack().catch(() => undefined);
+    throw err;
   }
-  const run = await openCrawlRun(svc.store, ids, plan.created_at, plan.max_pages);
-  await svc.crawls.createCrawl(plan, seeds);
-  if (prepaid > 0) await svc.crawls.addBudget(ids.crawl_id, prepaid);
-  await svc.directory.addActiveCrawl(ids.crawl_id);
-  for (const host of new Set(seeds.map((s) => s.host))) await svc.directory.registerHost(host, ids.crawl_id);
-  await svc.directory.announceWork();
-  const snap = await svc.crawls.getCrawl(ids.crawl_id);
-  return { ok: true, crawl: crawlJobView(snap!), run };
 }
 
 /** The crawl if it exists and belongs to the team; otherwise null (a foreign crawl looks missing). */

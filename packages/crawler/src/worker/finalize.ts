@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES, whileStoreUnavailable, type CrawlSnapshot, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
-import { closeCrawlRun, settleCrawlCredits } from '@trawl/runs';
+import { closeCrawlRun, settleCrawlCredits, settleCrawlQuota } from '@trawl/runs';
 import type { Store } from '@trawl/store';
 
 export interface FinalizeDeps {
@@ -14,15 +14,16 @@ export interface FinalizeDeps {
 
 /**
  * Settles a crawl that reached a terminal status, once (whichever worker gets there first): bills delivered pages
- * (shadow: records them; enforce: refunds unused prepaid credit), closes the crawl's run, takes the crawl off
- * its hostname shards, and sets when the store forgets it.
+ * (shadow: records them; enforce: refunds unused prepaid credit), gives back the crawl quota it reserved and did not
+ * admit, closes the crawl's run, takes the crawl off its hostname shards, and sets when the store forgets it.
  */
 export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Promise<boolean> {
   if (!TERMINAL_STATUSES.includes(snap.status)) return false;
   const { plan } = snap;
   if (!(await deps.crawls.markFinalized(plan.crawl_id))) return false;
   // Marked: no other worker will settle it, so the rest rides out a short outage. Every step is idempotent
-  // (a charge is recorded once per run and reason), so a step repeated after a lost reply changes nothing.
+  // (a charge is recorded once per run and reason, a quota give-back once per run), so a step repeated after a lost
+  // reply changes nothing.
   await whileStoreUnavailable(() => settle(deps, snap), { maxMs: deps.storeOutageMs ?? 30_000, delayMs: 100, maxDelayMs: 1_000 });
   return true;
 }
@@ -33,6 +34,8 @@ async function settle(deps: FinalizeDeps, snap: CrawlSnapshot): Promise<void> {
   const delivered = snap.counters.completed;
   const account = { mode: plan.billing_mode, teamId: plan.team_id, runId: plan.run_id, delivered, unusedBudget: snap.budget };
   await settleCrawlCredits(ledger, account);
+  const run = { id: plan.run_id, created_at: plan.created_at };
+  await settleCrawlQuota(deps.store, { teamId: plan.team_id, run, maxPages: plan.max_pages, admitted: snap.counters.discovered });
   const completedAt = snap.completed_at ?? new Date().toISOString();
   await closeCrawlRun(deps.store, plan.run_id, { status: snap.status, completed_at: completedAt, pages_completed: delivered });
   for (const host of await deps.crawls.hostsOf(plan.crawl_id)) await deps.directory.unregisterCrawl(host, plan.crawl_id);
