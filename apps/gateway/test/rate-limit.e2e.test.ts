@@ -4,6 +4,7 @@ import { loadConfig } from '@trawl/config';
 import { MemoryStore } from '@trawl/store';
 import { rateLimitDefaults, registerRateLimits } from '../src/plugins/rate-limit.ts';
 import { PublicErrorResponse, RATE_LIMIT_CLASS_NAMES, V1_ROUTE_RATE_CLASSES } from '@trawl/contract';
+import { adminCall as admin, newTeam, TEST_ADMIN_TOKEN } from '@trawl/test-support/admin-client.ts';
 import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
@@ -12,9 +13,8 @@ import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-su
  * bad bodies counted, replays not, admin limits.set/get and their auth, and (cluster) one limit shared by two
  * gateways on one Redis. Limits are a handful per minute; nothing here waits for a window to pass.
  */
-const ADMIN = 'admin-token-0123456789abcdef';
 const ENV = {
-  TRAWL_ADMIN_TOKEN: ADMIN,
+  TRAWL_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
   TRAWL_WORKERS: '0',
   TRAWL_RATE_LIMIT_FETCH_PER_MIN: '600',
   TRAWL_RATE_LIMIT_BROWSER_SCRAPE_PER_MIN: '60',
@@ -40,24 +40,6 @@ const modes: [string, () => Record<string, string>][] = [
 function limitHeaders(res: Response) {
   const n = (h: string) => (res.headers.get(h) === null ? null : Number(res.headers.get(h)));
   return { limit: n('ratelimit-limit'), remaining: n('ratelimit-remaining'), reset: n('ratelimit-reset') };
-}
-
-async function admin(gw: TestGateway, proc: string, input: unknown, token: string | null = ADMIN): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const query = proc.endsWith('.get') || proc === 'teams.byName';
-  const res = query
-    ? await fetch(`${gw.url}/admin/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
-    : await fetch(`${gw.url}/admin/${proc}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input) });
-  return { status: res.status, body: await res.json() };
-}
-
-/** A fresh team and key through the admin API, so each case starts with empty windows. */
-async function newTeam(gw: TestGateway, name: string) {
-  const team = (await admin(gw, 'teams.create', { name })).body.result.data as { id: string };
-  const key = (await admin(gw, 'keys.create', { team_id: team.id, label: 'rl' })).body.result.data as { secret: string };
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    gw.call(method, path, body, { authorization: `Bearer ${key.secret}`, ...headers });
-  return { id: team.id, secret: key.secret, call };
 }
 
 describe('every authenticated /v1 route names its rate-limit class', () => {

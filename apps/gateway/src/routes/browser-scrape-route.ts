@@ -44,7 +44,8 @@ export function browserScrapeRoutes(ctx: GatewayContext) {
           return runPageCreation(ctx, request, 'browser_scrape', () =>
             scrapeBrowser(ctx, {
               url: body.url,
-              deadline: ctx.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS,
+              // On the real clock the engines measure it with (ctx.now may be shifted, e.g. in tests).
+              deadline: Date.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS,
               controls: body.browser,
               screenshot: body.screenshot,
               record: body.record,

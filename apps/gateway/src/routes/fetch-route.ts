@@ -38,8 +38,9 @@ export function fetchRoutes(ctx: GatewayContext) {
       },
       async (request, reply) =>
         withIdempotency(request, reply, idem, () =>
+          // The deadline is on the real clock the engines measure it with (ctx.now may be shifted, e.g. in tests).
           runPageCreation(ctx, request, 'fetch', () =>
-            scrapeWaterfall(ctx, { url: request.body.url, deadline: ctx.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS }),
+            scrapeWaterfall(ctx, { url: request.body.url, deadline: Date.now() + ctx.config.TRAWL_FETCH_TIMEOUT_MS }),
           ),
         ),
     );
