@@ -109,6 +109,26 @@ export async function connect(url: string): Promise<RedisConnection> {
 }
 
 /**
+ * What `op` rejects with once its Redis is halted (null if it resolved): a fresh server and connection, `setup` run
+ * while it answers (what it returns is handed to `op`), then the server halted and `op` run.
+ */
+export async function rejectionWhileHalted<T>(setup: (conn: RedisConnection) => Promise<T>, op: (ready: T) => Promise<unknown>): Promise<unknown> {
+  const server = await startRedisServer();
+  const conn = await connect(server.url);
+  try {
+    const ready = await setup(conn);
+    await server.halt();
+    return await op(ready).then(
+      () => null,
+      (e: unknown) => e,
+    );
+  } finally {
+    conn.destroy();
+    await server.stop();
+  }
+}
+
+/**
  * One redis-server and connection for a test file, started before its tests and stopped after them. The
  * returned object's `conn` is valid inside tests (and in factories they call).
  */

@@ -60,6 +60,11 @@ export interface CreationResult {
   headers?: Record<string, string>;
 }
 
+/** An answer that created nothing (402, 429 quota_exceeded): sent, and its key released rather than replayed. */
+export function refusal(request: FastifyRequest, e: ApiError): CreationResult {
+  return { status: e.status, body: e.toBody(request.id), replayable: false };
+}
+
 /**
  * Runs a creation operation under the caller's `Idempotency-Key`, if any: the same team, key and body get
  * the first response replayed; another body gets 409 idempotency_conflict; a still-running first request

@@ -4,7 +4,7 @@ import { deliverPage, failPageRun, startPageRun } from '@trawl/runs';
 import type { ScrapeOutcome } from '@trawl/scrape';
 import { ApiError, quotaExceededError } from './api-error.ts';
 import type { GatewayContext } from './context.ts';
-import type { CreationResult } from './idempotency.ts';
+import { refusal, type CreationResult } from './idempotency.ts';
 import { pageFailureError } from './page-failure.ts';
 import { teamOf } from './plugins/auth.ts';
 
@@ -25,7 +25,7 @@ export async function runPageCreation(
       started.reason === 'quota_exceeded'
         ? quotaExceededError(started.resource)
         : new ApiError('payment_required', 'the team has no credit left', { details: { resource: 'scrape' } });
-    return { status: e.status, body: e.toBody(request.id), replayable: false };
+    return refusal(request, e);
   }
   const record = started.record;
   try {

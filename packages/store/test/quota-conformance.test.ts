@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QUOTA_RESOURCE_NAMES } from '@trawl/contract';
 import { isStoreUnavailable } from '@trawl/redis';
 import { MemoryStore, QUOTA_USAGE_MONTHS_KEPT, quotaMonth, RedisStore, type Store } from '../src/index.ts';
-import { connect, randomPrefix, startRedisServer, useRedis } from '@trawl/test-support/redis-server.ts';
+import { randomPrefix, rejectionWhileHalted, useRedis } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Monthly quotas on both backends: a take passes only while used + units stays within the limit (also with 60
@@ -149,21 +149,15 @@ describe('quota keys in Redis', () => {
 
 describe('quotas on a Redis that cannot be reached', () => {
   it('reject with a store-unavailable error (the gateway answers 503), never a take let through', async () => {
-    const server = await startRedisServer();
-    const conn = await connect(server.url);
-    try {
-      const store = new RedisStore(conn, randomPrefix());
-      await store.setQuota('team_u', 'scrape', 5);
-      expect((await store.takeQuota('team_u', 'scrape', MONTH, 1)).ok).toBe(true);
-      await server.halt();
-      const err = await store.takeQuota('team_u', 'scrape', MONTH, 1).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(isStoreUnavailable(err)).toBe(true);
-    } finally {
-      conn.destroy();
-      await server.stop();
-    }
+    const err = await rejectionWhileHalted(
+      async (conn) => {
+        const store = new RedisStore(conn, randomPrefix());
+        await store.setQuota('team_u', 'scrape', 5);
+        expect((await store.takeQuota('team_u', 'scrape', MONTH, 1)).ok).toBe(true);
+        return store;
+      },
+      (store) => store.takeQuota('team_u', 'scrape', MONTH, 1),
+    );
+    expect(isStoreUnavailable(err)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { RATE_LIMIT_CLASS_NAMES } from '@trawl/contract';
 import { isStoreUnavailable } from '@trawl/redis';
 import { MemoryStore, RedisStore, type Store } from '../src/index.ts';
 import { maxInWindow } from '@trawl/test-support/max-in-window.ts';
-import { connect, randomPrefix, startRedisServer, useRedis } from '@trawl/test-support/redis-server.ts';
+import { randomPrefix, rejectionWhileHalted, useRedis } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Rate limits on both backends, on an injected clock (Redis is given the caller's time, so both backends see the
@@ -156,20 +156,14 @@ describe.each(backends)('rate limit conformance: %s', (_name, make) => {
 
 describe('rate limits on a Redis that cannot be reached', () => {
   it('reject with a store-unavailable error (the gateway answers 503), never a wrong decision', async () => {
-    const server = await startRedisServer();
-    const conn = await connect(server.url);
-    try {
-      const store = new RedisStore(conn, randomPrefix());
-      expect((await store.takeRateLimit('team_u', 'reads', 5)).allowed).toBe(true);
-      await server.halt();
-      const err = await store.takeRateLimit('team_u', 'reads', 5).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(isStoreUnavailable(err)).toBe(true);
-    } finally {
-      conn.destroy();
-      await server.stop();
-    }
+    const err = await rejectionWhileHalted(
+      async (conn) => {
+        const store = new RedisStore(conn, randomPrefix());
+        expect((await store.takeRateLimit('team_u', 'reads', 5)).allowed).toBe(true);
+        return store;
+      },
+      (store) => store.takeRateLimit('team_u', 'reads', 5),
+    );
+    expect(isStoreUnavailable(err)).toBe(true);
   });
 });

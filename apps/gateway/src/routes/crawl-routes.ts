@@ -5,7 +5,7 @@ import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, type 
 import { createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
 import { ApiError, quotaExceededError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
-import { idempotencyFor, withIdempotency } from '../idempotency.ts';
+import { idempotencyFor, refusal, withIdempotency } from '../idempotency.ts';
 import { teamOf } from '../plugins/auth.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
@@ -54,7 +54,7 @@ export function crawlRoutes(ctx: GatewayContext) {
               created.reason === 'quota_exceeded'
                 ? quotaExceededError(created.resource)
                 : new ApiError('payment_required', 'the team has no credit left', { details: { resource: 'crawl' } });
-            return { status: e.status, body: e.toBody(request.id), replayable: false };
+            return refusal(request, e);
           }
           return { status: 202, body: { crawl: created.crawl, run: created.run }, replayable: true };
         });

@@ -5,7 +5,7 @@ import { TrendsGrain, TrendsJobResponse, type ErrorCode } from '@trawl/contract'
 import { createTrendsJob, readTrendsJob } from '@trawl/trends';
 import { ApiError, quotaExceededError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
-import { idempotencyFor, withIdempotency } from '../idempotency.ts';
+import { idempotencyFor, refusal, withIdempotency } from '../idempotency.ts';
 import { teamOf } from '../plugins/auth.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
@@ -36,10 +36,7 @@ export function trendsRoutes(ctx: GatewayContext) {
       async (request, reply) =>
         withIdempotency(request, reply, idem, async () => {
           const created = await createTrendsJob({ jobs: ctx.trends, quotas: ctx.store }, teamOf(request), request.body, ctx.now());
-          if (!created.ok) {
-            const e = quotaExceededError(created.resource);
-            return { status: e.status, body: e.toBody(request.id), replayable: false };
-          }
+          if (!created.ok) return refusal(request, quotaExceededError(created.resource));
           ctx.onTrendsJobCreated();
           return { status: 202, body: { job: created.job }, replayable: true };
         }),

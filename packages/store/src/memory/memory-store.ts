@@ -211,11 +211,7 @@ export class MemoryStore implements Store {
     if (w) refundWindow(w, slot);
   }
   async setRateLimit(teamId: string, routeClass: RateLimitClass, perMinute: number | null) {
-    const o = { ...this.rateOverrides.get(teamId) };
-    if (perMinute === null) delete o[routeClass];
-    else o[routeClass] = perMinute;
-    if (Object.keys(o).length === 0) this.rateOverrides.delete(teamId);
-    else this.rateOverrides.set(teamId, o);
+    setTeamLimit(this.rateOverrides, teamId, routeClass, perMinute);
   }
   async getRateLimits(teamId: string) {
     return { ...this.rateOverrides.get(teamId) };
@@ -238,11 +234,7 @@ export class MemoryStore implements Store {
     e.used = quotaAfterReturn(e.used, units);
   }
   async setQuota(teamId: string, resource: QuotaResource, monthly: number | null) {
-    const o = { ...this.quotaLimits.get(teamId) };
-    if (monthly === null) delete o[resource];
-    else o[resource] = monthly;
-    if (Object.keys(o).length === 0) this.quotaLimits.delete(teamId);
-    else this.quotaLimits.set(teamId, o);
+    setTeamLimit(this.quotaLimits, teamId, resource, monthly);
   }
   async getQuotas(teamId: string, month: string) {
     const limits = this.quotaLimits.get(teamId) ?? {};
@@ -292,6 +284,15 @@ export class MemoryStore implements Store {
       if (a.meta.expires_at !== null && Date.parse(a.meta.expires_at) <= now) a.body = null;
     }
   }
+}
+
+/** Sets (or with null drops) one of a team's own limits; a team left with none has no entry. */
+function setTeamLimit<K extends string>(limits: Map<string, Partial<Record<K, number>>>, teamId: string, key: K, value: number | null) {
+  const o: Partial<Record<K, number>> = { ...limits.get(teamId) };
+  if (value === null) delete o[key];
+  else o[key] = value;
+  if (Object.keys(o).length === 0) limits.delete(teamId);
+  else limits.set(teamId, o);
 }
 
 function publicKey(k: ApiKeyRecord & { hash: string }): ApiKeyRecord {
