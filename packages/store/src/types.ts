@@ -7,6 +7,8 @@ export interface TeamRecord {
   id: string;
   name: string;
   created_at: string;
+  /** When an operator disabled the team (its API keys then get 403 on every /v1 route), or null. */
+  disabled_at: string | null;
 }
 
 export interface ApiKeyRecord {
@@ -18,10 +20,20 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
+/** One page of teams in creation order; `next_after` continues after the last one (null: no more). */
+export interface TeamPage {
+  teams: TeamRecord[];
+  next_after: string | null;
+}
+
 export interface TeamStore {
   createTeam(name: string): Promise<TeamRecord>;
   getTeam(id: string): Promise<TeamRecord | null>;
   findTeamByName(name: string): Promise<TeamRecord | null>;
+  /** Every team, disabled ones included, oldest first: up to `limit` after the position `after` (a `next_after`). */
+  listTeams(opts: { limit: number; after?: string }): Promise<TeamPage>;
+  /** Disables (keeping the first disabled_at) or enables a team; null when there is no such team. */
+  setTeamDisabled(id: string, disabled: boolean): Promise<TeamRecord | null>;
   /** Stores only the hash of `secret` (a fresh one is generated when omitted) and returns the secret once. */
   createApiKey(
     teamId: string,
@@ -30,7 +42,14 @@ export interface TeamStore {
   /** The live (not revoked) key whose hash matches, or null. */
   findApiKey(secret: string): Promise<ApiKeyRecord | null>;
   listApiKeys(teamId: string): Promise<ApiKeyRecord[]>;
+  /** A key of the team, revoked or not; null when the team has no key of that id. */
+  getApiKey(teamId: string, keyId: string): Promise<ApiKeyRecord | null>;
   revokeApiKey(teamId: string, keyId: string): Promise<boolean>;
+  /**
+   * Replaces a live key by a new one (new secret, same team, label and scopes) and revokes it, atomically: of
+   * concurrent rotations of one key exactly one succeeds. null when the team has no live key of that id.
+   */
+  rotateApiKey(teamId: string, keyId: string): Promise<{ key: ApiKeyRecord; secret: string } | null>;
 }
 
 /** A run as stored: the public fields plus its owner. Page content lives in the run's artifacts. */
@@ -106,6 +125,17 @@ export interface Ledger {
   balance(teamId: string): Promise<number>;
   grantCredits(teamId: string, units: number): Promise<number>;
   entries(teamId: string, limit: number): Promise<LedgerEntry[]>;
+  /**
+   * Entries newest first: up to `limit` recorded before the position `before` (a `next_before`; absent: from the
+   * newest). Positions count a team's entries from its first, so new charges do not shift a page.
+   */
+  ledgerPage(teamId: string, opts: { limit: number; before?: number }): Promise<LedgerPage>;
+}
+
+export interface LedgerPage {
+  entries: LedgerEntry[];
+  /** The position to pass as `before` for the next (older) page; null when there is none. */
+  next_before: number | null;
 }
 
 /** Where a remembered selector memory lives: one team, one registrable domain, one extraction schema. */

@@ -2,6 +2,7 @@ import { LruMap, QUOTA_RESOURCE_NAMES, type QuotaResource, type RateLimitClass }
 import { quotaAfterReturn, quotaAllows, quotaUsageExpiresAt } from '../quota-rule.ts';
 import { refundWindow, takeFromWindow, type RateWindow } from '../rate-limit-window.ts';
 import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
+import { teamPosition } from '../team-order.ts';
 import { MAX_SELECTOR_MEMORY_BYTES } from '../types.ts';
 import type {
   ApiKeyRecord,
@@ -10,11 +11,13 @@ import type {
   LedgerEntry,
   QuotaTake,
   QuotaUsage,
+  LedgerPage,
   RateLimitDecision,
   RunRecord,
   SelectorMemoryKey,
   Store,
   StoredResponse,
+  TeamPage,
   TeamRecord,
 } from '../types.ts';
 
@@ -24,7 +27,7 @@ import type {
  * the request again.
  */
 export const MAX_MEMORY_IDEMPOTENCY_KEYS = 10_000;
-/** Ledger entries kept per team (the newest; the admin API shows 50). Balances are kept whole, not derived. */
+/** Ledger entries kept per team (the newest; the admin ledger's pages end there). Balances are kept whole, not derived. */
 export const MAX_MEMORY_LEDGER_ENTRIES = 1_000;
 /**
  * (run, reason) pairs remembered to record each charge once. A run's charges come within seconds of each other,
@@ -66,7 +69,8 @@ export class MemoryStore implements Store {
   private artifacts = new Map<string, { meta: ArtifactMeta; body: Buffer | null }>();
   private idem = new LruMap<string, IdemEntry>(MAX_MEMORY_IDEMPOTENCY_KEYS);
   private balances = new Map<string, number>();
-  private ledger = new Map<string, LedgerEntry[]>();
+  /** Per team: the newest entries and how many older ones were dropped (positions count from the first). */
+  private ledger = new Map<string, { list: LedgerEntry[]; dropped: number }>();
   private charged = new LruMap<string, true>(MAX_MEMORY_CHARGE_MARKS);
   private selectorMemories = new LruMap<string, { value: string; expires: number }>(MAX_MEMORY_SELECTOR_MEMORIES);
   private rateWindows = new LruMap<string, RateWindow>(MAX_MEMORY_RATE_WINDOWS);
@@ -84,9 +88,24 @@ export class MemoryStore implements Store {
   }
 
   async createTeam(name: string): Promise<TeamRecord> {
-    const team = { id: newId('team'), name, created_at: new Date(this.now()).toISOString() };
+    const team = { id: newId('team'), name, created_at: new Date(this.now()).toISOString(), disabled_at: null };
     this.teams.set(team.id, team);
     return { ...team };
+  }
+  async listTeams(opts: { limit: number; after?: string }): Promise<TeamPage> {
+    const after = opts.after;
+    const rest = [...this.teams.values()]
+      .map((t) => ({ at: teamPosition(t), t }))
+      .filter((e) => after === undefined || e.at > after)
+      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    const page = rest.slice(0, opts.limit);
+    return { teams: page.map((e) => ({ ...e.t })), next_after: rest.length > opts.limit ? page[page.length - 1].at : null };
+  }
+  async setTeamDisabled(id: string, disabled: boolean) {
+    const t = this.teams.get(id);
+    if (!t) return null;
+    t.disabled_at = disabled ? (t.disabled_at ?? new Date(this.now()).toISOString()) : null;
+    return { ...t };
   }
   async getTeam(id: string) {
     const t = this.teams.get(id);
@@ -119,11 +138,22 @@ export class MemoryStore implements Store {
   async listApiKeys(teamId: string) {
     return [...this.keys.values()].filter((k) => k.team_id === teamId).map(publicKey);
   }
+  async getApiKey(teamId: string, keyId: string) {
+    const k = this.keys.get(keyId);
+    return k && k.team_id === teamId ? publicKey(k) : null;
+  }
   async revokeApiKey(teamId: string, keyId: string) {
     const k = this.keys.get(keyId);
     if (!k || k.team_id !== teamId || k.revoked_at) return false;
     k.revoked_at = new Date(this.now()).toISOString();
     return true;
+  }
+  async rotateApiKey(teamId: string, keyId: string) {
+    const old = this.keys.get(keyId);
+    if (!old || old.team_id !== teamId || old.revoked_at) return null;
+    // No await before the revocation: a concurrent rotation of this key finds it revoked.
+    old.revoked_at = new Date(this.now()).toISOString();
+    return this.createApiKey(teamId, { label: old.label, scopes: old.scopes });
   }
 
   // Runs are kept as JSON so callers can never mutate stored state through a shared reference.
@@ -175,11 +205,15 @@ export class MemoryStore implements Store {
     if (enforce && balance < entry.units) return { ok: false, balance };
     this.charged.set(once, true);
     this.balances.set(entry.team_id, balance - entry.units);
-    const list = this.ledger.get(entry.team_id) ?? [];
-    list.push({ ...entry });
+    const l = this.ledger.get(entry.team_id) ?? { list: [], dropped: 0 };
+    l.list.push({ ...entry });
     // Every page run adds entries: the oldest go, or a long-running embedded gateway grows for ever.
-    if (list.length > MAX_MEMORY_LEDGER_ENTRIES) list.splice(0, list.length - MAX_MEMORY_LEDGER_ENTRIES);
-    this.ledger.set(entry.team_id, list);
+    const over = l.list.length - MAX_MEMORY_LEDGER_ENTRIES;
+    if (over > 0) {
+      l.list.splice(0, over);
+      l.dropped += over;
+    }
+    this.ledger.set(entry.team_id, l);
     return { ok: true, balance: balance - entry.units };
   }
   async balance(teamId: string) {
@@ -191,7 +225,15 @@ export class MemoryStore implements Store {
     return b;
   }
   async entries(teamId: string, limit: number) {
-    return (this.ledger.get(teamId) ?? []).slice(-limit).reverse();
+    return (this.ledger.get(teamId)?.list ?? []).slice(-limit).reverse();
+  }
+  async ledgerPage(teamId: string, opts: { limit: number; before?: number }): Promise<LedgerPage> {
+    const l = this.ledger.get(teamId) ?? { list: [], dropped: 0 };
+    const end = Math.min(opts.before ?? Infinity, l.dropped + l.list.length);
+    const start = Math.max(l.dropped, end - opts.limit);
+    if (end <= start) return { entries: [], next_before: null };
+    const entries = l.list.slice(start - l.dropped, end - l.dropped).reverse().map((e) => ({ ...e }));
+    return { entries, next_before: start > l.dropped ? start : null };
   }
 
   async takeRateLimit(teamId: string, routeClass: RateLimitClass, defaultPerMinute: number): Promise<RateLimitDecision> {

@@ -7,6 +7,10 @@ export class StoreKeys {
   team(id: string) {
     return `${this.prefix}team:${id}`;
   }
+  /** Every team by its position (creation time, id), for listing: a sorted set of equal scores, read BYLEX. */
+  teams() {
+    return `${this.prefix}teams`;
+  }
   teamByName(name: string) {
     return `${this.prefix}team-name:${name}`;
   }

@@ -10,16 +10,20 @@ import type {
   LedgerEntry,
   QuotaTake,
   QuotaUsage,
+  LedgerPage,
   RateLimitDecision,
   RunRecord,
   SelectorMemoryKey,
   Store,
+  TeamPage,
   TeamRecord,
 } from '../types.ts';
 import { MAX_SELECTOR_MEMORY_BYTES } from '../types.ts';
+import { teamIdAt, teamPosition } from '../team-order.ts';
 import { StoreKeys } from './keys.ts';
 
 const scripts = loadScripts(new URL('./lua/', import.meta.url), [
+  'apikey-rotate-4.lua',
   'idempotency-begin-1.lua',
   'idempotency-complete-1.lua',
   'idempotency-release-1.lua',
@@ -47,35 +51,43 @@ export class RedisStore implements Store {
   }
 
   async createTeam(name: string): Promise<TeamRecord> {
-    const team = { id: newId('team'), name, created_at: this.iso() };
+    const team: TeamRecord = { id: newId('team'), name, created_at: this.iso(), disabled_at: null };
     // The name index is claimed first so two concurrent bootstraps cannot create two teams of one name.
     const claimed = await this.redis.set(this.k.teamByName(name), team.id, { condition: 'NX' });
     if (claimed === null) {
       const existing = await this.findTeamByName(name);
       if (existing) return existing;
     }
-    await this.redis.set(this.k.team(team.id), JSON.stringify(team));
+    await this.redis.multi().set(this.k.team(team.id), JSON.stringify(team)).zAdd(this.k.teams(), { score: 0, value: teamPosition(team) }).exec();
     return team;
   }
   async getTeam(id: string) {
-    const s = await this.redis.get(this.k.team(id));
-    return s ? (JSON.parse(s) as TeamRecord) : null;
+    return teamRecord(await this.redis.get(this.k.team(id)));
   }
   async findTeamByName(name: string) {
     const id = await this.redis.get(this.k.teamByName(name));
     return id ? this.getTeam(id) : null;
   }
+  async listTeams(opts: { limit: number; after?: string }): Promise<TeamPage> {
+    // One more than asked: whether a next page exists without a second read.
+    const at = await this.redis.zRange(this.k.teams(), opts.after === undefined ? '-' : `(${opts.after}`, '+', {
+      BY: 'LEX',
+      LIMIT: { offset: 0, count: opts.limit + 1 },
+    });
+    const page = at.slice(0, opts.limit);
+    const records = page.length ? await this.redis.mGet(page.map((p) => this.k.team(teamIdAt(p)))) : [];
+    const teams = records.map(teamRecord).filter((t) => t !== null);
+    return { teams, next_after: at.length > opts.limit ? page[page.length - 1] : null };
+  }
+  async setTeamDisabled(id: string, disabled: boolean) {
+    const team = await this.getTeam(id);
+    if (!team) return null;
+    team.disabled_at = disabled ? (team.disabled_at ?? this.iso()) : null;
+    await this.redis.set(this.k.team(id), JSON.stringify(team), { condition: 'XX' });
+    return team;
+  }
   async createApiKey(teamId: string, opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string }) {
-    const secret = opts.secret ?? newApiKeySecret();
-    const hash = hashSecret(secret);
-    const key: ApiKeyRecord = {
-      id: newId('key'),
-      team_id: teamId,
-      label: opts.label,
-      scopes: [...opts.scopes],
-      created_at: this.iso(),
-      revoked_at: null,
-    };
+    const { key, secret, hash } = this.newKey(teamId, opts);
     await this.redis
       .multi()
       .set(this.k.apiKeyByHash(hash), JSON.stringify(key))
@@ -100,16 +112,45 @@ export class RedisStore implements Store {
     }
     return out;
   }
+  async getApiKey(teamId: string, keyId: string) {
+    const stored = await this.storedKey(keyId);
+    return stored && stored.key.team_id === teamId ? stored.key : null;
+  }
   async revokeApiKey(teamId: string, keyId: string) {
-    const hash = await this.redis.get(this.k.apiKeyHashById(keyId));
-    if (!hash) return false;
-    const s = await this.redis.get(this.k.apiKeyByHash(hash));
-    if (!s) return false;
-    const key = JSON.parse(s) as ApiKeyRecord;
-    if (key.team_id !== teamId || key.revoked_at) return false;
-    key.revoked_at = this.iso();
-    await this.redis.set(this.k.apiKeyByHash(hash), JSON.stringify(key));
+    const stored = await this.storedKey(keyId);
+    if (!stored || stored.key.team_id !== teamId || stored.key.revoked_at) return false;
+    await this.redis.set(this.k.apiKeyByHash(stored.hash), JSON.stringify({ ...stored.key, revoked_at: this.iso() }));
     return true;
+  }
+  async rotateApiKey(teamId: string, keyId: string) {
+    const old = await this.storedKey(keyId);
+    if (!old || old.key.team_id !== teamId || old.key.revoked_at) return null;
+    const { key, secret, hash } = this.newKey(teamId, old.key);
+    const rotated = await scripts['apikey-rotate'].run<number>(
+      this.redis,
+      [this.k.apiKeyByHash(old.hash), this.k.apiKeyByHash(hash), this.k.apiKeyHashById(key.id), this.k.teamKeys(teamId)],
+      [old.json, JSON.stringify({ ...old.key, revoked_at: this.iso() }), JSON.stringify(key), hash, key.id],
+    );
+    return rotated === 1 ? { key, secret } : null;
+  }
+
+  private newKey(teamId: string, opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string }) {
+    const secret = opts.secret ?? newApiKeySecret();
+    const key: ApiKeyRecord = {
+      id: newId('key'),
+      team_id: teamId,
+      label: opts.label,
+      scopes: [...opts.scopes],
+      created_at: this.iso(),
+      revoked_at: null,
+    };
+    return { key, secret, hash: hashSecret(secret) };
+  }
+  /** A key's record as stored (the JSON too, for compare-and-set) and its secret's hash. */
+  private async storedKey(keyId: string) {
+    const hash = await this.redis.get(this.k.apiKeyHashById(keyId));
+    const json = hash ? await this.redis.get(this.k.apiKeyByHash(hash)) : null;
+    return hash && json ? { hash, json, key: JSON.parse(json) as ApiKeyRecord } : null;
   }
 
   async createRun(record: RunRecord) {
@@ -188,6 +229,15 @@ export class RedisStore implements Store {
     const list = await this.redis.lRange(this.k.ledgerEntries(teamId), -limit, -1);
     return list.map((s) => JSON.parse(s) as LedgerEntry).reverse();
   }
+  async ledgerPage(teamId: string, opts: { limit: number; before?: number }): Promise<LedgerPage> {
+    // The list only grows at its tail (RPUSH, never trimmed): a position from its head names one entry for ever.
+    const k = this.k.ledgerEntries(teamId);
+    const end = Math.min(opts.before ?? Infinity, await this.redis.lLen(k));
+    const start = Math.max(0, end - opts.limit);
+    if (end <= start) return { entries: [], next_before: null };
+    const list = await this.redis.lRange(k, start, end - 1);
+    return { entries: list.map((s) => JSON.parse(s) as LedgerEntry).reverse(), next_before: start > 0 ? start : null };
+  }
 
   async getSelectorMemory(key: SelectorMemoryKey, ttlS: number): Promise<string | null> {
     // GETEX reads and restarts the time-to-live in one step: memory expires only after ttlS unused.
@@ -261,4 +311,9 @@ export class RedisStore implements Store {
   private iso() {
     return new Date(this.now()).toISOString();
   }
+}
+
+/** Team records written before teams could be disabled have no disabled_at: they are enabled. */
+function teamRecord(json: string | null): TeamRecord | null {
+  return json ? { disabled_at: null, ...(JSON.parse(json) as Omit<TeamRecord, 'disabled_at'>) } : null;
 }
