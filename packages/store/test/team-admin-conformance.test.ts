@@ -60,6 +60,16 @@ describe.each(backends)('team admin conformance: %s', (_name, make) => {
     expect([...page1.teams, ...rest.teams].map((t) => t.id)).toEqual([...ids, late.id]);
   });
 
+  it('makes one team per name: a repeated or concurrent creation returns the first, listed once', async () => {
+    const store = make({ t: T0 });
+    const first = await store.createTeam('once');
+    expect(await store.createTeam('once')).toEqual(first);
+    const racing = await Promise.all(Array.from({ length: 10 }, () => store.createTeam('race-name')));
+    expect(new Set(racing.map((t) => t.id)).size).toBe(1);
+    expect((await store.listTeams({ limit: 100 })).teams.map((t) => t.name).sort()).toEqual(['once', 'race-name']);
+    expect(await store.getTeam(racing[0].id)).toEqual(racing[0]);
+  });
+
   it('disables a team, keeping the first disabled_at, and enables it again; an unknown team is null', async () => {
     const clock = { t: T0 };
     const store = make(clock);
@@ -144,6 +154,16 @@ describe('team admin: backend specifics', () => {
     await redis.conn.set(`${prefix}team:team_old`, JSON.stringify({ id: 'team_old', name: 'old', created_at: new Date(T0).toISOString() }));
     expect(await store.getTeam('team_old')).toEqual({ id: 'team_old', name: 'old', created_at: new Date(T0).toISOString(), disabled_at: null });
     expect((await store.setTeamDisabled('team_old', true))?.disabled_at).not.toBeNull();
+  });
+
+  it('redis: a name left without its team record by an older version gets a record again', async () => {
+    const prefix = randomPrefix();
+    const store = new RedisStore(redis.conn, prefix, () => T0);
+    await redis.conn.set(`${prefix}team-name:half`, 'team_half');
+    const team = await store.createTeam('half');
+    expect(team).toEqual({ id: 'team_half', name: 'half', created_at: new Date(T0).toISOString(), disabled_at: null });
+    expect(await store.getTeam('team_half')).toEqual(team);
+    expect((await store.listTeams({ limit: 10 })).teams).toEqual([team]);
   });
 
   it('memory: ledger pages end where the bounded list was cut, with no next page', async () => {

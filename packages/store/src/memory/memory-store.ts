@@ -88,6 +88,8 @@ export class MemoryStore implements Store {
   }
 
   async createTeam(name: string): Promise<TeamRecord> {
+    // One team per name, as in Redis: a second creation returns the first.
+    for (const t of this.teams.values()) if (t.name === name) return { ...t };
     const team = { id: newId('team'), name, created_at: new Date(this.now()).toISOString(), disabled_at: null };
     this.teams.set(team.id, team);
     return { ...team };

@@ -24,6 +24,7 @@ import { StoreKeys } from './keys.ts';
 
 const scripts = loadScripts(new URL('./lua/', import.meta.url), [
   'apikey-rotate-4.lua',
+  'team-create-3.lua',
   'idempotency-begin-1.lua',
   'idempotency-complete-1.lua',
   'idempotency-release-1.lua',
@@ -52,14 +53,18 @@ export class RedisStore implements Store {
 
   async createTeam(name: string): Promise<TeamRecord> {
     const team: TeamRecord = { id: newId('team'), name, created_at: this.iso(), disabled_at: null };
-    // The name index is claimed first so two concurrent bootstraps cannot create two teams of one name.
-    const claimed = await this.redis.set(this.k.teamByName(name), team.id, { condition: 'NX' });
-    if (claimed === null) {
-      const existing = await this.findTeamByName(name);
-      if (existing) return existing;
-    }
-    await this.redis.multi().set(this.k.team(team.id), JSON.stringify(team)).zAdd(this.k.teams(), { score: 0, value: teamPosition(team) }).exec();
-    return team;
+    const id = await scripts['team-create'].run<string>(
+      this.redis,
+      [this.k.teamByName(name), this.k.team(team.id), this.k.teams()],
+      [team.id, JSON.stringify(team), teamPosition(team)],
+    );
+    if (id === team.id) return team;
+    // Named before the name, record and list entry were written together: a name left without its record gets one.
+    const existing = await this.getTeam(id);
+    if (existing) return existing;
+    const repaired = { ...team, id };
+    await this.redis.multi().set(this.k.team(id), JSON.stringify(repaired)).zAdd(this.k.teams(), { score: 0, value: teamPosition(repaired) }).exec();
+    return repaired;
   }
   async getTeam(id: string) {
     return teamRecord(await this.redis.get(this.k.team(id)));
