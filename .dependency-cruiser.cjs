@@ -8,7 +8,7 @@ const RANKS = {
   scrape: 3,
   runs: 4, trends: 4,
   crawler: 5,
-  process: 6,
+  process: 6, admin: 6,
 };
 const names = (pred) => Object.keys(RANKS).filter(pred).join('|');
 
@@ -34,6 +34,8 @@ const ADAPTERS = [
   ['got-scraping', '^packages/light-engine/src/got-scraping-client\\.ts$'],
   ['(css-select|css-what)', '^packages/extraction/src/css-engine\\.ts$'],
   ['prom-client', '^packages/metrics/src/prometheus\\.ts$'],
+  ['@trpc/server', '^packages/admin/src/trpc\\.ts$'],
+  ['@trpc/client', '^packages/admin/src/client\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

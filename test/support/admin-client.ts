@@ -3,7 +3,7 @@ import type { TestGateway } from './gateway.ts';
 /** The TRAWL_ADMIN_TOKEN of test gateways that exercise the admin tRPC router. */
 export const TEST_ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 
-const QUERY = /\.(get|list|balance)$|^teams\.byName$/;
+const QUERY = /\.(get|list|balance|stats|upcoming)$/;
 
 /** One admin tRPC call (queries by GET with `?input=`, mutations by POST); `token` null sends no Authorization. */
 export async function adminCall(

@@ -114,9 +114,9 @@ describe('errors before any route keep the contract shape', () => {
 describe('admin tRPC errors', () => {
   it('answer in tRPC shape with no stack or server path, authenticated or not', async () => {
     const calls = [
-      { path: '/admin/teams.byName?input=%7B%22name%22%3A%22default%22%7D', token: null, status: 401 },
+      { path: '/admin/teams.get?input=%7B%22name%22%3A%22default%22%7D', token: null, status: 401 },
       { path: '/admin/no.such', token: ADMIN_TOKEN, status: 404 },
-      { path: '/admin/teams.byName?input=%7B%22name%22%3A5%7D', token: ADMIN_TOKEN, status: 400 },
+      { path: '/admin/teams.get?input=%7B%22name%22%3A5%7D', token: ADMIN_TOKEN, status: 400 },
     ];
     for (const c of calls) {
       const res = await fetch(`${gw.url}${c.path}`, { headers: c.token ? { authorization: `Bearer ${c.token}` } : {} });

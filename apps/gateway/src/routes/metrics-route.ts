@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { sameSecret } from '@trawl/admin';
 import { METRICS_CONTENT_TYPE, metricsText, recordRequest } from '@trawl/metrics';
 import { ApiError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
-import { sameSecret } from './admin-trpc.ts';
 
 /**
  * Request metrics for /v1 (count and latency by route pattern, method and status; never the raw URL) and the

@@ -1,0 +1,16 @@
+import type { RateLimitClass } from '@trawl/contract';
+import type { Store } from '@trawl/store';
+
+/**
+ * What the admin procedures need, built once by whoever mounts the router (the gateway, from its configuration).
+ * No HTTP server here: the router is transport-free. A new area adds the fields it needs.
+ */
+export interface AdminDeps {
+  store: Store;
+  /** Credits a team created over admin starts with (TRAWL_TEAM_CREDITS). */
+  teamCredits: number;
+  /** Each route class's configured default per minute (TRAWL_RATE_LIMIT_<CLASS>_PER_MIN; 0 = unlimited). */
+  rateLimitDefaults: Record<RateLimitClass, number>;
+  /** The clock (ms since the epoch) for the timestamps procedures write. */
+  now: () => number;
+}

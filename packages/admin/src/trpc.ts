@@ -1,0 +1,36 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+
+/**
+ * The only module importing @trpc/server: the router factory, the one procedure every admin call goes through
+ * (the admin token check), the error formatter and the errors procedures throw.
+ */
+
+/** What the server knows of a caller: whether it presented the admin token (see `adminContextOf`). */
+export interface AdminContext {
+  admin: boolean;
+}
+
+const t = initTRPC.context<AdminContext>().create({
+  // Never a stack or a server path in an answer, whatever NODE_ENV says; unexpected failures say nothing more.
+  isDev: false,
+  errorFormatter: ({ shape, error }) => ({
+    ...shape,
+    message: error.code === 'INTERNAL_SERVER_ERROR' ? 'internal error; retry later' : shape.message,
+    data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+  }),
+});
+
+export const router = t.router;
+
+/** Every admin procedure: UNAUTHORIZED unless the caller presented the admin token. Inputs fail as BAD_REQUEST. */
+export const adminProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.admin) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'admin token required' });
+  return next();
+});
+
+/** The failures a procedure reports on purpose (anything else thrown is INTERNAL_SERVER_ERROR, said in no detail). */
+export type AdminFailure = 'NOT_FOUND' | 'CONFLICT';
+
+export function adminError(code: AdminFailure, message: string): Error {
+  return new TRPCError({ code, message });
+}
