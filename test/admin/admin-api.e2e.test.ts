@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse } from '@trawl/contract';
 import { adminErrorOf, createAdminClient, type AdminClient } from '@trawl/admin';
 import { startFixtureSite, type FixtureSite } from '@trawl/test-support/fixture-site.ts';
-import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { startTestGateway, TEST_KEY, useGatewayPair, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 /**
@@ -238,19 +238,10 @@ describe.each(modes)('admin API over the typed client (%s)', (mode, env) => {
 });
 
 describe('cluster: disabling a team takes effect on every gateway at its next request', () => {
-  let a: TestGateway;
-  let b: TestGateway;
-  beforeAll(async () => {
-    const shared = { ...ENV, REDIS_URL: redis.url, REDIS_PREFIX: randomPrefix() };
-    a = await startTestGateway(shared);
-    b = await startTestGateway(shared);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  const pair = useGatewayPair(() => ({ ...ENV, REDIS_URL: redis.url, REDIS_PREFIX: randomPrefix() }));
 
   it('refuses the team’s key on the other gateway at once, and serves it again once enabled there', async () => {
+    const { a, b } = pair;
     const viaA = createAdminClient({ baseUrl: a.url, token: ADMIN });
     const viaB = createAdminClient({ baseUrl: `${b.url}/`, token: ADMIN });
     const team = await viaA.teams.create.mutate({ name: 'two-gateways' });

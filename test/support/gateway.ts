@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '@trawl/config';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/start.ts';
 
@@ -58,6 +59,38 @@ export async function startTestGateway(env: Record<string, string> = {}, now?: (
         headers: h,
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
+    },
+  };
+}
+
+/**
+ * Two gateways on one backend (give `env` the same REDIS_URL and REDIS_PREFIX), started before the enclosing
+ * suite's tests and closed after them; `env` is read when they start. `a` and `b` are valid inside tests.
+ */
+export function useGatewayPair(env: () => Record<string, string>): { readonly a: TestGateway; readonly b: TestGateway } {
+  let pair: [TestGateway, TestGateway] | undefined;
+  beforeAll(async () => {
+    const shared = env();
+    const a = await startTestGateway(shared);
+    pair = [a, await startTestGateway(shared).catch(async (err: unknown) => {
+      await a.close();
+      throw err;
+    })];
+  });
+  afterAll(async () => {
+    await pair?.[0].close();
+    await pair?.[1].close();
+  });
+  const get = (i: 0 | 1) => {
+    if (!pair) throw new Error('useGatewayPair: used outside a test');
+    return pair[i];
+  };
+  return {
+    get a() {
+      return get(0);
+    },
+    get b() {
+      return get(1);
     },
   };
 }

@@ -5,7 +5,7 @@ import { MemoryStore } from '@trawl/store';
 import { rateLimitDefaults, registerRateLimits } from '../src/plugins/rate-limit.ts';
 import { PublicErrorResponse, RATE_LIMIT_CLASS_NAMES, V1_ROUTE_RATE_CLASSES } from '@trawl/contract';
 import { adminCall as admin, newTeam, TEST_ADMIN_TOKEN } from '@trawl/test-support/admin-client.ts';
-import { startTestGateway, TEST_KEY, type TestGateway } from '@trawl/test-support/gateway.ts';
+import { startTestGateway, TEST_KEY, useGatewayPair, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 /**
@@ -216,19 +216,10 @@ describe.each(modes)('rate limits on /v1 (%s)', (mode, env) => {
 });
 
 describe('cluster: one limit shared by two gateways on one Redis', () => {
-  let a: TestGateway;
-  let b: TestGateway;
-  beforeAll(async () => {
-    const shared = { ...ENV, REDIS_URL: redis.url, REDIS_PREFIX: randomPrefix() };
-    a = await startTestGateway(shared);
-    b = await startTestGateway(shared);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  const pair = useGatewayPair(() => ({ ...ENV, REDIS_URL: redis.url, REDIS_PREFIX: randomPrefix() }));
 
   it('counts a team’s requests on either gateway against one window, also when they arrive at once', async () => {
+    const { a, b } = pair;
     const t = await newTeam(a, 'rl-two-gateways');
     // An override set through one gateway applies on the other.
     await admin(b, 'limits.set', { team_id: t.id, route_class: 'reads', per_minute: 5 });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ApiKeyRecord } from './types.ts';
 
 /** Opaque prefixed ids (`run_…`, `crawl_…`): 16 random bytes, base64url. */
 export function newId(prefix: string): string {
@@ -12,4 +13,15 @@ export function hashSecret(secret: string): string {
 
 export function newApiKeySecret(): string {
   return `trawl_${randomBytes(32).toString('base64url')}`;
+}
+
+/** A new live key of a team: its record, its secret (generated unless given) and the hash stored in its place. */
+export function newApiKey(
+  teamId: string,
+  opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string },
+  createdAt: string,
+): { key: ApiKeyRecord; secret: string; hash: string } {
+  const secret = opts.secret ?? newApiKeySecret();
+  const key = { id: newId('key'), team_id: teamId, label: opts.label, scopes: [...opts.scopes], created_at: createdAt, revoked_at: null };
+  return { key, secret, hash: hashSecret(secret) };
 }

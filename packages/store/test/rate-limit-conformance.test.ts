@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RATE_LIMIT_CLASS_NAMES } from '@trawl/contract';
 import { isStoreUnavailable } from '@trawl/redis';
-import { MemoryStore, RedisStore, type Store } from '../src/index.ts';
+import { RedisStore } from '../src/index.ts';
 import { maxInWindow } from '@trawl/test-support/max-in-window.ts';
-import { randomPrefix, rejectionWhileHalted, useRedis } from '@trawl/test-support/redis-server.ts';
+import { connect, randomPrefix, rejectionWhileHalted, startRedisServer, useRedis } from '@trawl/test-support/redis-server.ts';
+import { storeBackends, type Clock } from './backends.ts';
 
 /**
  * Rate limits on both backends, on an injected clock (Redis is given the caller's time, so both backends see the
@@ -13,13 +14,7 @@ import { randomPrefix, rejectionWhileHalted, useRedis } from '@trawl/test-suppor
  */
 const redis = useRedis();
 
-interface Clock {
-  t: number;
-}
-const backends: [string, (clock: Clock) => Store][] = [
-  ['memory', (clock) => new MemoryStore(() => clock.t)],
-  ['redis', (clock) => new RedisStore(redis.conn, randomPrefix(), () => clock.t)],
-];
+const backends = storeBackends(redis);
 
 // A second boundary plus 250 ms: slot arithmetic is visible in the expected figures.
 const T0 = 1_800_000_000_000 + 250;

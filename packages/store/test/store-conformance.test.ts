@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SELECTOR_MEMORY_BYTES, MemoryStore, RedisStore, type Store, type RunRecord } from '../src/index.ts';
-import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { MAX_SELECTOR_MEMORY_BYTES, type Store, type RunRecord } from '../src/index.ts';
+import { useRedis } from '@trawl/test-support/redis-server.ts';
+import { storeBackends, type Clock } from './backends.ts';
 
 const redis = useRedis();
 
-interface Clock {
-  t: number;
-}
-const backends: [string, (clock: Clock) => Store][] = [
-  ['memory', (clock) => new MemoryStore(() => clock.t)],
-  ['redis', (clock) => new RedisStore(redis.conn, randomPrefix(), () => clock.t)],
-];
+const backends = storeBackends(redis);
 
 function runRecord(id: string, team: string): RunRecord {
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_MEMORY_LEDGER_ENTRIES, MemoryStore, RedisStore, type Store, type TeamRecord } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { storeBackends } from './backends.ts';
 
 /**
  * What the admin API needs of a store, on both backends: teams listed in pages (disabled ones too), disabled and
@@ -8,13 +9,7 @@ import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
  */
 const redis = useRedis();
 
-interface Clock {
-  t: number;
-}
-const backends: [string, (clock: Clock) => Store][] = [
-  ['memory', (clock) => new MemoryStore(() => clock.t)],
-  ['redis', (clock) => new RedisStore(redis.conn, randomPrefix(), () => clock.t)],
-];
+const backends = storeBackends(redis);
 
 const T0 = 1_800_000_000_000;
 

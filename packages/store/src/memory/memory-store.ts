@@ -1,7 +1,7 @@
 import { LruMap, QUOTA_RESOURCE_NAMES, type QuotaResource, type RateLimitClass } from '@trawl/contract';
 import { quotaAfterReturn, quotaAllows, quotaUsageExpiresAt } from '../quota-rule.ts';
 import { refundWindow, takeFromWindow, type RateWindow } from '../rate-limit-window.ts';
-import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
+import { hashSecret, newApiKey, newId } from '../ids.ts';
 import { teamPosition } from '../team-order.ts';
 import { MAX_SELECTOR_MEMORY_BYTES } from '../types.ts';
 import type {
@@ -118,16 +118,8 @@ export class MemoryStore implements Store {
     return null;
   }
   async createApiKey(teamId: string, opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string }) {
-    const secret = opts.secret ?? newApiKeySecret();
-    const key: ApiKeyRecord = {
-      id: newId('key'),
-      team_id: teamId,
-      label: opts.label,
-      scopes: [...opts.scopes],
-      created_at: new Date(this.now()).toISOString(),
-      revoked_at: null,
-    };
-    this.keys.set(key.id, { ...key, hash: hashSecret(secret) });
+    const { key, secret, hash } = newApiKey(teamId, opts, new Date(this.now()).toISOString());
+    this.keys.set(key.id, { ...key, hash });
     return { key, secret };
   }
   async findApiKey(secret: string) {

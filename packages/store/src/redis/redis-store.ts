@@ -1,6 +1,6 @@
 import { QUOTA_RESOURCE_NAMES, type QuotaResource, type RateLimitClass } from '@trawl/contract';
 import { getBuffer, loadScripts, sendCommand, type RedisConnection } from '@trawl/redis';
-import { hashSecret, newApiKeySecret, newId } from '../ids.ts';
+import { hashSecret, newApiKey, newId } from '../ids.ts';
 import { quotaUsageExpiresAt } from '../quota-rule.ts';
 import { ARTIFACT_TOMBSTONE_S } from '../retention.ts';
 import type {
@@ -92,7 +92,7 @@ export class RedisStore implements Store {
     return team;
   }
   async createApiKey(teamId: string, opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string }) {
-    const { key, secret, hash } = this.newKey(teamId, opts);
+    const { key, secret, hash } = newApiKey(teamId, opts, this.iso());
     await this.redis
       .multi()
       .set(this.k.apiKeyByHash(hash), JSON.stringify(key))
@@ -130,7 +130,7 @@ export class RedisStore implements Store {
   async rotateApiKey(teamId: string, keyId: string) {
     const old = await this.storedKey(keyId);
     if (!old || old.key.team_id !== teamId || old.key.revoked_at) return null;
-    const { key, secret, hash } = this.newKey(teamId, old.key);
+    const { key, secret, hash } = newApiKey(teamId, old.key, this.iso());
     const rotated = await scripts['apikey-rotate'].run<number>(
       this.redis,
       [this.k.apiKeyByHash(old.hash), this.k.apiKeyByHash(hash), this.k.apiKeyHashById(key.id), this.k.teamKeys(teamId)],
@@ -139,18 +139,6 @@ export class RedisStore implements Store {
     return rotated === 1 ? { key, secret } : null;
   }
 
-  private newKey(teamId: string, opts: { label: string; scopes: ApiKeyRecord['scopes']; secret?: string }) {
-    const secret = opts.secret ?? newApiKeySecret();
-    const key: ApiKeyRecord = {
-      id: newId('key'),
-      team_id: teamId,
-      label: opts.label,
-      scopes: [...opts.scopes],
-      created_at: this.iso(),
-      revoked_at: null,
-    };
-    return { key, secret, hash: hashSecret(secret) };
-  }
   /** A key's record as stored (the JSON too, for compare-and-set) and its secret's hash. */
   private async storedKey(keyId: string) {
     const hash = await this.redis.get(this.k.apiKeyHashById(keyId));
