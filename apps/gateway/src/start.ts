@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrawlConfig } from '@trawl/config';
 import { crawlRunSource, type CrawlServices, type CrawlWorker } from '@trawl/crawler';
-import { createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Runtime } from '@trawl/process';
+import { crawlRetentionMs, createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Runtime } from '@trawl/process';
 import type { TrendsRunner } from '@trawl/trends';
 import { buildApp, type AppOptions } from './app.ts';
 import { BootstrapKeeper, bootstrapDefaultTeam, type Bootstrap } from './bootstrap.ts';
@@ -39,6 +39,7 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
     directory: runtime.directory,
     billingMode: config.TRAWL_BILLING_MODE,
     artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S,
+    crawlRetentionMs: crawlRetentionMs(config),
     now,
   };
   const ctx: GatewayContext = {

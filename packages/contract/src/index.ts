@@ -10,3 +10,4 @@ export * from './browser-scrape.ts';
 export * from './rate-limits.ts';
 export * from './quotas.ts';
 export * from './util/lru-map.ts';
+export * from './util/record-index.ts';

@@ -1,4 +1,12 @@
-import type { BrowserControls, CrawlScope, Extraction, PageFailureKind, PageFailureReason } from '@trawl/contract';
+import type {
+  BrowserControls,
+  CrawlScope,
+  ExpiringEntry,
+  Extraction,
+  IndexEntry,
+  PageFailureKind,
+  PageFailureReason,
+} from '@trawl/contract';
 
 /** Everything a crawl is, fixed at creation (validated and normalized before quota is reserved). */
 export interface CrawlPlan {
@@ -36,6 +44,23 @@ export interface Lease {
 export const CRAWL_STATUSES = ['queued', 'running', 'paused', 'completed', 'failed', 'budget_exhausted', 'expired'] as const;
 export type CrawlStatus = (typeof CRAWL_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly CrawlStatus[] = ['completed', 'failed', 'budget_exhausted', 'expired'];
+
+/**
+ * Why a crawl ended early or empty (`failure.code`), the status it ends with, and the message shown.
+ * `no_pages_delivered` is also written by crawl-complete-4.lua.
+ */
+export const CRAWL_FAILURES = {
+  no_pages_delivered: { status: 'failed', message: 'no page of the crawl could be delivered' },
+  crawl_timeout: { status: 'expired', message: 'the crawl ran longer than the allowed time' },
+  budget_exhausted: { status: 'budget_exhausted', message: 'the team ran out of credit' },
+  cancelled: { status: 'failed', message: 'the crawl was cancelled by an operator' },
+} as const satisfies Record<string, { status: CrawlStatus; message: string }>;
+export type CrawlFailureCode = keyof typeof CRAWL_FAILURES;
+
+/** The failure object a crawl ending for `code` carries. */
+export function crawlFailure(code: CrawlFailureCode): { code: string; message: string } {
+  return { code, message: CRAWL_FAILURES[code].message };
+}
 
 export interface CrawlCounters {
   /** URLs admitted (seeds included); never more than max_pages. */
@@ -86,6 +111,15 @@ export interface CompleteResult {
   finished: boolean;
 }
 
+/** Pages of one crawl on one host: queued, leased (buffered or running in a worker), and the oldest lease's start. */
+export interface HostLoad {
+  host: string;
+  queued: number;
+  leased: number;
+  /** Epoch ms the oldest lease still out was taken; null when none is. */
+  oldest_leased_at: number | null;
+}
+
 /** Per-crawl state: plan, admission, leases, results. One instance serves every crawl. */
 export interface CrawlStore {
   /** Stores the plan and admits the seeds (seeds count against max_pages). Status `queued`. */
@@ -110,7 +144,10 @@ export interface CrawlStore {
   requeue(crawlId: string, lease: Lease, category: string | null): Promise<boolean>;
   /** Extends leases still held; returns the tokens that were lost. */
   renew(crawlId: string, tokens: string[], leaseMs: number, now: number): Promise<string[]>;
-  /** Moves the crawl from one of `from` to `to` (compare and set); drops queued work on a terminal status. */
+  /**
+   * Moves the crawl from one of `from` to `to` (compare and set). A terminal status drops the work still queued
+   * and the leases still out (counted as dropped): a page running when the crawl ended is never delivered.
+   */
   transition(
     crawlId: string,
     from: readonly CrawlStatus[],
@@ -125,13 +162,47 @@ export interface CrawlStore {
   addBudget(crawlId: string, credits: number): Promise<number>;
   items(crawlId: string, fromSeq: number, limit: number): Promise<string[]>;
   item(crawlId: string, seq: number): Promise<string | null>;
+  /** Every crawl the store still holds, newest first (by created_at, then id), strictly after index key `after`. */
+  listCrawls(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]>;
+  /** Ended crawls by when the store forgets them, soonest first. */
+  expiringCrawls(limit: number): Promise<ExpiringEntry[]>;
+  /** The crawl's pages per host (every host it has queued URLs on). */
+  hostLoads(crawlId: string): Promise<HostLoad[]>;
+}
+
+/** What a worker publishes about itself with each heartbeat. */
+export interface WorkerReport {
+  /** The machine's hostname (os.hostname()). */
+  host: string;
+  pid: number;
+  started_at: string;
+  /** Hostname shards this worker owns. */
+  shards: number;
+  /** Their hostnames, at most MAX_REPORTED_SHARD_HOSTS of them. */
+  shard_hosts: string[];
+  pages_in_flight: number;
+  /** Pages whose task ended, per second, over the worker's last minute. */
+  pages_per_second: number;
+}
+export const MAX_REPORTED_SHARD_HOSTS = 100;
+
+/** A worker as the directory knows it: `live` while it heartbeats, `lost` once it missed its heartbeats. */
+export interface WorkerRecord extends WorkerReport {
+  id: string;
+  state: 'live' | 'lost';
+  last_heartbeat: string;
 }
 
 /** Worker membership, hostname shard ownership and per-host politeness, shared by every worker. */
 export interface ShardDirectory {
-  heartbeat(workerId: string, now: number): Promise<void>;
+  /** Keeps the worker live and publishes its report; a worker that stops heartbeating is listed `lost`, then forgotten. */
+  heartbeat(workerId: string, now: number, report: WorkerReport): Promise<void>;
   leave(workerId: string): Promise<void>;
   liveWorkers(now: number): Promise<number>;
+  /** Live workers and those lost recently (a worker that left cleanly is gone at once). */
+  workers(now: number): Promise<WorkerRecord[]>;
+  /** The owner of each host's shard lease, null when nobody holds it. */
+  shardOwners(hosts: string[]): Promise<(string | null)[]>;
   /** Hosts with at least one crawl registered. */
   shards(): Promise<string[]>;
   registerHost(host: string, crawlId: string): Promise<void>;

@@ -262,6 +262,91 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     await s.expireCrawl('crawl_missing', 300);
   });
 
+  it('lists every crawl newest first, by team or all, page after page from an index key', async () => {
+    const s = make();
+    const at = (i: number) => new Date(NOW + i * 1_000).toISOString();
+    const made = [
+      plan({ team_id: 'team_a', created_at: at(1) }),
+      plan({ team_id: 'team_b', created_at: at(2) }),
+      plan({ team_id: 'team_a', created_at: at(3) }),
+      plan({ team_id: 'team_a', created_at: at(3) }),
+    ];
+    for (const p of made) await s.createCrawl(p, [req('http://a.test/')]);
+    const ids = (es: { id: string }[]) => es.map((e) => e.id);
+    // Same creation time: the larger id first, so the order is total and a key is an exact position.
+    const tied = [made[2].crawl_id, made[3].crawl_id].sort().reverse();
+    const all = await s.listCrawls({ limit: 10 });
+    expect(ids(all)).toEqual([...tied, made[1].crawl_id, made[0].crawl_id]);
+    const first = await s.listCrawls({ team_id: 'team_a', limit: 2 });
+    expect(ids(first)).toEqual(tied);
+    const rest = await s.listCrawls({ team_id: 'team_a', after: first[1].key, limit: 2 });
+    expect(ids(rest)).toEqual([made[0].crawl_id]);
+    expect(await s.listCrawls({ team_id: 'team_a', after: rest[0].key, limit: 2 })).toEqual([]);
+    expect(await s.listCrawls({ team_id: 'team_nobody', limit: 2 })).toEqual([]);
+  });
+
+  it('lists ended crawls by when they are forgotten, and drops them from every listing once they are', async () => {
+    const s = make();
+    const [soon, later, live] = [plan({ team_id: 'team_x' }), plan({ team_id: 'team_y' }), plan({ team_id: 'team_x' })];
+    for (const p of [soon, later, live]) await s.createCrawl(p, [req('http://a.test/')]);
+    for (const p of [soon, later]) await s.transition(p.crawl_id, ['queued'], 'failed', NOW);
+    const t0 = Date.now();
+    await s.expireCrawl(later.crawl_id, 60_000);
+    await s.expireCrawl(soon.crawl_id, 300);
+    const expiring = await s.expiringCrawls(10);
+    expect(expiring.map((e) => [e.id, e.team_id])).toEqual([
+      [soon.crawl_id, 'team_x'],
+      [later.crawl_id, 'team_y'],
+    ]);
+    expect(expiring[0].expires_at).toBeGreaterThanOrEqual(t0 + 300);
+    expect(expiring[0].expires_at).toBeLessThan(expiring[1].expires_at);
+    expect(await s.expiringCrawls(1)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await s.expiringCrawls(10)).map((e) => e.id)).toEqual([later.crawl_id]);
+    const listed = (await s.listCrawls({ limit: 10 })).map((e) => e.id);
+    expect(listed).toContain(live.crawl_id);
+    expect(listed).not.toContain(soon.crawl_id);
+    expect((await s.listCrawls({ team_id: 'team_x', limit: 10 })).map((e) => e.id)).toEqual([live.crawl_id]);
+  });
+
+  it('a terminal status drops the leases still out: a page running when the crawl ended is never delivered', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://b.test/1')]);
+    const [running] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const failure = { code: 'cancelled', message: 'stopped' };
+    expect(await s.transition(p.crawl_id, ['queued', 'running', 'paused'], 'failed', NOW + 1, failure)).toBe(true);
+    const snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap).toMatchObject({ status: 'failed', failure, completed_at: new Date(NOW + 1).toISOString() });
+    expect(snap.counters).toMatchObject({ queued: 0, in_flight: 0, dropped: 3, completed: 0 });
+    addsUp(snap);
+    expect((await s.complete(p.crawl_id, running, { kind: 'delivered', item: '{}' }, [req('http://a.test/3', 1)], NOW + 2)).accepted).toBe(false);
+    expect(await s.requeue(p.crawl_id, running, 'network')).toBe(false);
+    expect(await s.renew(p.crawl_id, [running.token], 30_000, NOW + 2)).toEqual([running.token]);
+    const after = (await s.getCrawl(p.crawl_id))!;
+    expect(after.counters).toMatchObject({ discovered: 3, dropped: 3, completed: 0, in_flight: 0 });
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual([]);
+    // Ended once: a second end (another cause) changes nothing.
+    expect(await s.transition(p.crawl_id, ['queued', 'running', 'paused'], 'expired', NOW + 3)).toBe(false);
+  });
+
+  it('reports pages per host: queued, leased, and when the oldest lease still out was taken', async () => {
+    const s = make();
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3'), req('http://b.test/1')]);
+    await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW + 500);
+    const byHost = async () => Object.fromEntries((await s.hostLoads(p.crawl_id)).map((l) => [l.host, l]));
+    expect(await byHost()).toEqual({
+      'a.test': { host: 'a.test', queued: 1, leased: 2, oldest_leased_at: NOW },
+      'b.test': { host: 'b.test', queued: 1, leased: 0, oldest_leased_at: null },
+    });
+    // An expired lease goes back to its queue; the one re-leased later is younger.
+    await s.reclaim(p.crawl_id, NOW + 30_000, 1);
+    expect((await byHost())['a.test']).toEqual({ host: 'a.test', queued: 2, leased: 1, oldest_leased_at: NOW + 500 });
+    expect(await s.hostLoads('crawl_missing')).toEqual([]);
+  });
+
   it('holds max_pages exactly when many completions race to admit links', async () => {
     const s = make();
     const p = plan({ max_pages: 25 });
@@ -298,6 +383,8 @@ describe('redis crawl store', () => {
     expect((await keys()).length).toBeGreaterThanOrEqual(6); // meta, seen, leases, items, hosts, two queues
     await s.expireCrawl(p.crawl_id, 200);
     await new Promise((r) => setTimeout(r, 300));
+    // The listing drops the forgotten crawl's index entries on its way (every write of the index does too).
+    expect(await s.listCrawls({ limit: 10 })).toEqual([]);
     expect(await keys()).toEqual([]);
   });
 });

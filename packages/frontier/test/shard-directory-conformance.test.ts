@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConnection } from '@trawl/redis';
-import { MemoryShardDirectory, RedisShardDirectory, type ShardDirectory } from '../src/index.ts';
+import { MemoryShardDirectory, RedisShardDirectory, type ShardDirectory, type WorkerReport } from '../src/index.ts';
 import { connect, randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
 
 const redis = useRedis();
@@ -13,12 +13,15 @@ afterAll(async () => {
   await other?.quit();
 });
 
+/** Heartbeat TTL of the directories under test: a worker is lost after it, forgotten after 6 of them. */
+const TTL = 1_000;
+
 /** Two handles on one directory, as two processes would hold them (Redis: two connections). */
 const backends: [string, () => [ShardDirectory, ShardDirectory]][] = [
   [
     'memory',
     () => {
-      const d = new MemoryShardDirectory();
+      const d = new MemoryShardDirectory(Date.now, TTL);
       return [d, d];
     },
   ],
@@ -26,10 +29,23 @@ const backends: [string, () => [ShardDirectory, ShardDirectory]][] = [
     'redis',
     () => {
       const prefix = randomPrefix();
-      return [new RedisShardDirectory(redis.conn, prefix), new RedisShardDirectory(other, prefix)];
+      return [new RedisShardDirectory(redis.conn, prefix, TTL), new RedisShardDirectory(other, prefix, TTL)];
     },
   ],
 ];
+
+function report(over: Partial<WorkerReport> = {}): WorkerReport {
+  return {
+    host: 'box-1',
+    pid: 4242,
+    started_at: '2024-01-01T00:00:00.000Z',
+    shards: 2,
+    shard_hosts: ['a.test', 'b.test'],
+    pages_in_flight: 3,
+    pages_per_second: 1.5,
+    ...over,
+  };
+}
 
 describe.each(backends)('shard directory conformance: %s', (_name, make) => {
   it('gives a shard to one worker at a time, renews it for its owner only, and frees it on release', async () => {
@@ -46,6 +62,38 @@ describe.each(backends)('shard directory conformance: %s', (_name, make) => {
     expect(await b.claimShard('a.test', 'w2', 10_000)).toBe(true);
     await a.unregisterCrawl('a.test', 'crawl_1');
     expect(await b.shards()).toEqual([]);
+  });
+
+  it('publishes each worker’s report with its heartbeat: live, then lost, then forgotten; leaving removes it at once', async () => {
+    const [a, b] = make();
+    const now = Date.now();
+    await a.heartbeat('w1', now - 2 * TTL, report({ pid: 1 }));
+    await a.heartbeat('w1', now, report({ pid: 1, pages_in_flight: 5 }));
+    await b.heartbeat('w2', now - 2 * TTL, report({ pid: 2, shards: 0, shard_hosts: [] }));
+    await b.heartbeat('w3', now, report({ pid: 3 }));
+    const seen = await a.workers(now);
+    expect(seen.map((w) => [w.id, w.state, w.pid]).sort()).toEqual([
+      ['w1', 'live', 1],
+      ['w2', 'lost', 2],
+      ['w3', 'live', 3],
+    ]);
+    expect(seen.find((w) => w.id === 'w1')).toEqual({ id: 'w1', state: 'live', last_heartbeat: new Date(now).toISOString(), ...report({ pid: 1, pages_in_flight: 5 }) });
+    expect(await b.liveWorkers(now)).toBe(2);
+    await b.leave('w3');
+    expect((await a.workers(now)).map((w) => w.id).sort()).toEqual(['w1', 'w2']);
+    // Six TTLs without a heartbeat: forgotten.
+    expect((await a.workers(now + 7 * TTL)).map((w) => w.id)).toEqual([]);
+  });
+
+  it('names the owner of each shard, none once its lease lapses or is released', async () => {
+    const [a, b] = make();
+    await a.claimShard('a.test', 'w1', 200);
+    await b.claimShard('b.test', 'w2', 10_000);
+    expect(await b.shardOwners(['a.test', 'b.test', 'c.test'])).toEqual(['w1', 'w2', null]);
+    await b.releaseShard('b.test', 'w2');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await a.shardOwners(['a.test', 'b.test'])).toEqual([null, null]);
+    expect(await a.shardOwners([])).toEqual([]);
   });
 
   it('shares host slow-downs, never moving one earlier', async () => {

@@ -112,6 +112,14 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   };
 }
 
+/**
+ * How long an ended crawl stays readable. By default like a crawl page's artifacts: readable for the retention,
+ * answered 410 for a grace period, then gone.
+ */
+export function crawlRetentionMs(config: TrawlConfig): number {
+  return (config.TRAWL_CRAWL_RETENTION_S ?? config.TRAWL_ARTIFACT_RETENTION_S + ARTIFACT_TOMBSTONE_S) * 1000;
+}
+
 export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
   return {
     concurrency: config.TRAWL_WORKER_CONCURRENCY,
@@ -122,8 +130,7 @@ export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
     fetchTimeoutMs: config.TRAWL_FETCH_TIMEOUT_MS,
     crawlTimeoutMs: config.TRAWL_CRAWL_TIMEOUT_S * 1000,
     robots: config.TRAWL_ROBOTS,
-    // By default like a crawl page's artifacts: readable for the retention, answered 410 for a grace period, then gone.
-    crawlRetentionMs: (config.TRAWL_CRAWL_RETENTION_S ?? config.TRAWL_ARTIFACT_RETENTION_S + ARTIFACT_TOMBSTONE_S) * 1000,
+    crawlRetentionMs: crawlRetentionMs(config),
     storeOutageMs: config.TRAWL_STORE_OUTAGE_MS,
     selectorMemoryTtlS: config.TRAWL_SELECTOR_MEMORY_TTL_S,
     shutdownGraceMs: config.TRAWL_SHUTDOWN_GRACE_S * 1000,
@@ -179,6 +186,7 @@ export function startTrendsRunners(rt: Runtime, count: number, onError?: (err: u
   return runners;
 }
 export { runProcess } from './process-main.ts';
+export { retentionUpcoming, RetentionUpcomingInput, type RetentionItem, type RetentionUpcomingQuery } from './retention-view.ts';
 export { createFaultLog, faultLine, installFaultHandlers, scrubMessage, type FaultKind, type FaultLog } from './fault-log.ts';
 
 /**

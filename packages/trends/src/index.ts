@@ -1,6 +1,16 @@
 export { createTrendsBackends, type TrendsBackends } from './backends.ts';
 export { createTrendsJob, readTrendsJob, type TrendsJobCreate, type TrendsJobRead } from './jobs/job-access.ts';
 export { MemoryTrendsJobStore } from './jobs/memory-job-store.ts';
+export {
+  listTrendsJobs,
+  getTrendsJob,
+  ListTrendsJobsInput,
+  TrendsJobIdInput,
+  type ListTrendsJobsQuery,
+  type TrendsJobIdQuery,
+  type OperatorTrendsJob,
+  type TrendsJobListPage,
+} from './jobs/operator-jobs.ts';
 export { RedisTrendsJobStore } from './jobs/redis-job-store.ts';
 export {
   WORKER_LOST,

@@ -120,6 +120,22 @@ describe.each(backends)('trends job store conformance: %s', (_name, make) => {
     expect(taken.sort()).toEqual([...ids].sort());
   });
 
+  it('lists jobs newest first, by team or all, page after page from an index key', async () => {
+    const s = make();
+    const a1 = await s.create({ team_id: 'team_a', request: GRAIN }, T0);
+    const b1 = await s.create({ team_id: 'team_b', request: GRAIN }, T0 + 1_000);
+    const a2 = await s.create({ team_id: 'team_a', request: GRAIN }, T0 + 2_000);
+    const ids = (es: { id: string }[]) => es.map((e) => e.id);
+    expect(ids(await s.list({ limit: 10 }))).toEqual([a2.id, b1.id, a1.id]);
+    const first = await s.list({ team_id: 'team_a', limit: 1 });
+    expect(ids(first)).toEqual([a2.id]);
+    const rest = await s.list({ team_id: 'team_a', after: first[0].key, limit: 5 });
+    expect(ids(rest)).toEqual([a1.id]);
+    expect(await s.list({ team_id: 'team_a', after: rest[0].key, limit: 5 })).toEqual([]);
+    // Without a retention nothing is ever forgotten, so nothing is listed as expiring.
+    expect(await s.expiring(10)).toEqual([]);
+  });
+
   it('returns copies that callers cannot mutate', async () => {
     const s = make();
     const job = await s.create({ team_id: 't', request: GRAIN }, T0);
@@ -158,12 +174,23 @@ describe.each(keeping)('trends job retention: %s', (_name, make) => {
     expect(await s.retry((await s.claim('r', T0 + 10, opts))!, T0 + 10_000, T0 + 10)).toBe(true);
     expect((await s.claim('r', T0 + 10, opts))!.job.id).toBe(running.id);
     expect((await s.get(done.id))!.state).toBe('completed');
+    // Only settled jobs have a forget time; the one settled first goes first.
+    const expiring = await s.expiring(10);
+    expect(expiring.map((e) => [e.id, e.team_id])).toEqual([
+      [done.id, 't'],
+      [failed.id, 't'],
+    ]);
+    expect(expiring[0].expires_at).toBeLessThanOrEqual(expiring[1].expires_at);
     await new Promise((r) => setTimeout(r, 400));
     expect(await s.get(done.id)).toBeNull();
     expect(await s.get(failed.id)).toBeNull();
     expect((await s.get(retried.id))!.state).toBe('queued');
     expect((await s.get(running.id))!.state).toBe('running');
     expect((await s.get(queued.id))!.state).toBe('queued');
+    // Forgotten jobs leave the listings too, so the index is bounded like the jobs.
+    expect((await s.list({ limit: 10 })).map((e) => e.id)).toEqual([queued.id, running.id, retried.id]);
+    expect((await s.list({ team_id: 't', limit: 10 })).map((e) => e.id)).toEqual([queued.id, running.id, retried.id]);
+    expect(await s.expiring(10)).toEqual([]);
   });
 
   it('forgets a job failed because its workers kept dying', async () => {
@@ -173,7 +200,9 @@ describe.each(keeping)('trends job retention: %s', (_name, make) => {
     // The lease lapsed at its last attempt: the next claim fails the job instead of taking it.
     expect(await s.claim('r2', T0 + 100, { leaseMs: 10, maxAttempts: 1 })).toBeNull();
     expect((await s.get(job.id))!).toMatchObject({ state: 'failed', error: WORKER_LOST });
+    expect((await s.expiring(10)).map((e) => e.id)).toEqual([job.id]);
     await new Promise((r) => setTimeout(r, 400));
     expect(await s.get(job.id)).toBeNull();
+    expect(await s.list({ limit: 10 })).toEqual([]);
   });
 });

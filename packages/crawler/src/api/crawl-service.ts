@@ -1,5 +1,5 @@
 import type { CrawlItemsPage, CrawlJob, CrawlRequest, PublicRun } from '@trawl/contract';
-import type { CrawlStore, ShardDirectory } from '@trawl/frontier';
+import type { CrawlSnapshot, CrawlStore, ShardDirectory } from '@trawl/frontier';
 import {
   BUDGET_BLOCK,
   giveBackQuota,
@@ -21,6 +21,8 @@ export interface CrawlServices {
   directory: ShardDirectory;
   billingMode: BillingMode;
   artifactRetentionS: number;
+  /** How long an ended crawl stays readable (the workers' crawlRetentionMs): a crawl ended here is settled here. */
+  crawlRetentionMs: number;
   now: () => number;
 }
 
@@ -122,6 +124,16 @@ export function crawlRunSource(svc: CrawlServices): CrawlRunSource {
 export async function setCrawlPaused(svc: CrawlServices, teamId: string, crawlId: string, paused: boolean): Promise<CrawlJob | null | false> {
   const snap = await svc.crawls.getCrawl(crawlId);
   if (!snap || snap.plan.team_id !== teamId) return null;
+  const after = await changePaused(svc, snap, paused);
+  return after && crawlJobView(after);
+}
+
+/**
+ * Pauses or resumes the crawl (any team's: the caller has checked who may); its state afterwards, or false when
+ * its status does not allow it.
+ */
+export async function changePaused(svc: CrawlServices, snap: CrawlSnapshot, paused: boolean): Promise<CrawlSnapshot | false> {
+  const crawlId = snap.plan.crawl_id;
   // A crawl paused before its first page resumes as queued, so started_at keeps meaning "first page leased".
   const ok = paused
     ? await svc.crawls.transition(crawlId, ['queued', 'running'], 'paused', svc.now())
@@ -129,5 +141,5 @@ export async function setCrawlPaused(svc: CrawlServices, teamId: string, crawlId
   if (!ok) return false;
   // Workers learn of a pause (give back buffered leases) or a resume (ask for work) at once, not at a heartbeat.
   await svc.directory.announceWork();
-  return crawlJobView((await svc.crawls.getCrawl(crawlId))!);
+  return (await svc.crawls.getCrawl(crawlId)) ?? false;
 }

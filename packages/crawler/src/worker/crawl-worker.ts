@@ -12,6 +12,7 @@ import { durable, runPageTask, type PageTaskDeps } from './page-task.ts';
 import { RobotsCache } from './robots.ts';
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './settings.ts';
 import { ShardKeeper } from './shard-keeper.ts';
+import { WorkerReporter } from './worker-report.ts';
 
 export interface CrawlWorkerDeps {
   store: Store;
@@ -95,6 +96,7 @@ export class CrawlWorker {
       directory: d.directory,
       manager: this.manager,
       settings: this.settings,
+      reporter: new WorkerReporter(this.manager, Date.now()),
       finalize,
       onError,
     });

@@ -1,4 +1,14 @@
-import { TERMINAL_STATUSES, whileStoreUnavailable, type CrawlSnapshot, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import {
+  CRAWL_FAILURES,
+  crawlFailure,
+  TERMINAL_STATUSES,
+  whileStoreUnavailable,
+  type CrawlFailureCode,
+  type CrawlSnapshot,
+  type CrawlStore,
+  type CrawlStatus,
+  type ShardDirectory,
+} from '@trawl/frontier';
 import { closeCrawlRun, settleCrawlCredits, settleCrawlQuota } from '@trawl/runs';
 import type { Store } from '@trawl/store';
 
@@ -10,6 +20,16 @@ export interface FinalizeDeps {
   retentionMs: number;
   /** How long the settlement waits for an unreachable store once it has begun (default 30 s). */
   storeOutageMs?: number;
+}
+
+const LIVE: readonly CrawlStatus[] = ['queued', 'running', 'paused'];
+
+/**
+ * Ends a live crawl early for `code` (its status and message from CRAWL_FAILURES): queued pages and leases still
+ * out are dropped at once. False when the crawl had already ended (or does not exist). It still needs settling.
+ */
+export function endCrawl(crawls: CrawlStore, crawlId: string, code: CrawlFailureCode, now: number): Promise<boolean> {
+  return crawls.transition(crawlId, LIVE, CRAWL_FAILURES[code].status, now, crawlFailure(code));
 }
 
 /**

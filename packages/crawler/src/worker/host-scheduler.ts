@@ -126,6 +126,10 @@ export class HostScheduler {
   totalCount(): number {
     return this.handled + this.held.size;
   }
+  /** Pages started and not yet ended. */
+  inFlightCount(): number {
+    return this.held.size;
+  }
   pendingCount(): number {
     let n = 0;
     for (const s of this.slots.values()) n += s.buffer.length;

@@ -14,6 +14,7 @@ import {
 } from '@trawl/scrape';
 import type { StoredItem } from '../api/views.ts';
 import { CrawlContexts, type CrawlContext } from './crawl-context.ts';
+import { endCrawl } from './finalize.ts';
 import type { RobotsCache } from './robots.ts';
 import type { WorkerSettings } from './settings.ts';
 
@@ -165,14 +166,8 @@ async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result:
   while (r.needBudget) {
     // Not repeated on an outage: a reservation is not idempotent (a lost reply would reserve twice).
     if (!(await deps.topUpBudget(crawlId))) {
-      // No credit left: the crawl ends; this page is dropped with the rest.
-      await durable(deps, () =>
-        deps.crawls.transition(crawlId, ['queued', 'running', 'paused'], 'budget_exhausted', Date.now(), {
-          code: 'budget_exhausted',
-          message: 'the team ran out of credit',
-        }),
-      );
-      await durable(deps, () => deps.crawls.complete(crawlId, lease, result, [], Date.now()));
+      // No credit left: the crawl ends; this page's lease is dropped with the rest of its work.
+      await durable(deps, () => endCrawl(deps.crawls, crawlId, 'budget_exhausted', Date.now()));
       deps.onFinished(crawlId);
       return false;
     }

@@ -1,6 +1,8 @@
 import { isStoreUnavailable, TERMINAL_STATUSES, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import { endCrawl } from './finalize.ts';
 import type { HostScheduler } from './host-scheduler.ts';
 import type { WorkerSettings } from './settings.ts';
+import type { WorkerReporter } from './worker-report.ts';
 
 export interface ShardKeeperDeps {
   workerId: string;
@@ -8,6 +10,8 @@ export interface ShardKeeperDeps {
   directory: ShardDirectory;
   manager: HostScheduler;
   settings: WorkerSettings;
+  /** What the heartbeat publishes about this worker. */
+  reporter: WorkerReporter;
   /** Settles crawls found ended but not yet finalized (their finisher may have died). */
   finalize(crawlId: string): Promise<void>;
   onError(err: unknown): void;
@@ -120,7 +124,7 @@ export class ShardKeeper {
   async tick(): Promise<void> {
     const { directory, manager, settings, workerId, crawls } = this.d;
     const now = Date.now();
-    await directory.heartbeat(workerId, now);
+    await directory.heartbeat(workerId, now, this.d.reporter.report(now));
     const [live, shards] = await Promise.all([directory.liveWorkers(now), directory.shards()]);
     const owned = manager.ownedHosts();
     for (const host of await directory.renewShards(owned, workerId, settings.shardTtlMs)) await manager.dropHost(host);
@@ -193,10 +197,7 @@ export class ShardKeeper {
       }
       const live = !TERMINAL_STATUSES.includes(snap.status);
       if (live && Date.now() - Date.parse(snap.plan.created_at) > settings.crawlTimeoutMs) {
-        await crawls.transition(crawlId, ['queued', 'running', 'paused'], 'expired', Date.now(), {
-          code: 'crawl_timeout',
-          message: 'the crawl ran longer than the allowed time',
-        });
+        await endCrawl(crawls, crawlId, 'crawl_timeout', Date.now());
         await this.d.finalize(crawlId);
       } else if (!live && !snap.finalized) {
         await this.d.finalize(crawlId);

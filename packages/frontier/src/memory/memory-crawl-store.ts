@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { MemoryRecordIndex, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
+import { leasedAt, leaseTokenPrefix } from '../lease-token.ts';
 import {
+  crawlFailure,
   TERMINAL_STATUSES,
   type CompleteResult,
   type CrawlPlan,
@@ -7,6 +9,7 @@ import {
   type CrawlStatus,
   type CrawlStore,
   type FrontierRequest,
+  type HostLoad,
   type Lease,
   type PageResult,
 } from '../types.ts';
@@ -27,8 +30,6 @@ interface CrawlState {
   budget: number;
   dropped: number;
   counts: Map<string, number>;
-  /** Epoch ms after which the crawl is forgotten (set once it has ended). */
-  expiresAt: number | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -40,23 +41,29 @@ const bump = (m: Map<string, number>, k: string, by = 1) => m.set(k, (m.get(k) ?
  */
 export class MemoryCrawlStore implements CrawlStore {
   private crawls = new Map<string, CrawlState>();
+  /** Every crawl held, newest first, with the time an ended one is forgotten. */
+  private index = new MemoryRecordIndex();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
   /** The crawl's state, unless it is missing or past its expiry (then it is dropped). */
   private live(crawlId: string): CrawlState | undefined {
-    const s = this.crawls.get(crawlId);
-    if (s?.expiresAt != null && s.expiresAt <= this.clock()) {
-      this.crawls.delete(crawlId);
+    const at = this.index.expiresAt(crawlId);
+    if (at !== null && at <= this.clock()) {
+      this.forget(crawlId);
       return undefined;
     }
-    return s;
+    return this.crawls.get(crawlId);
+  }
+
+  private forget(crawlId: string) {
+    this.crawls.delete(crawlId);
+    this.index.remove(crawlId);
   }
 
   async createCrawl(plan: CrawlPlan, seeds: FrontierRequest[]): Promise<void> {
     // Expired crawls nobody asks about again are dropped here, so memory does not grow for ever.
-    const now = this.clock();
-    for (const [id, c] of this.crawls) if (c.expiresAt !== null && c.expiresAt <= now) this.crawls.delete(id);
+    for (const id of this.index.due(this.clock())) this.forget(id);
     if (this.crawls.has(plan.crawl_id)) throw new Error('crawl already exists');
     const s: CrawlState = {
       plan: structuredClone(plan),
@@ -73,10 +80,10 @@ export class MemoryCrawlStore implements CrawlStore {
       budget: 0,
       dropped: 0,
       counts: new Map(),
-      expiresAt: null,
     };
     for (const r of seeds) if (s.seen.size < plan.max_pages && !s.seen.has(r.url)) this.admit(s, r);
     this.crawls.set(plan.crawl_id, s);
+    this.index.add(plan.crawl_id, plan.created_at, plan.team_id);
   }
 
   async getCrawl(crawlId: string): Promise<CrawlSnapshot | null> {
@@ -130,7 +137,7 @@ export class MemoryCrawlStore implements CrawlStore {
     if (!q || q.length === 0) return [];
     const out: Lease[] = [];
     for (const request of q.splice(0, max)) {
-      const token = randomBytes(9).toString('base64url');
+      const token = leaseTokenPrefix(now);
       s.leases.set(token, { request, until: now + leaseMs });
       out.push({ token, request: { ...request } });
     }
@@ -245,6 +252,9 @@ export class MemoryCrawlStore implements CrawlStore {
         s.open -= q.length;
         q.length = 0;
       }
+      s.dropped += s.leases.size;
+      s.open -= s.leases.size;
+      s.leases.clear();
     }
     return true;
   }
@@ -264,8 +274,31 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   async expireCrawl(crawlId: string, afterMs: number): Promise<void> {
+    if (this.live(crawlId)) this.index.expireAt(crawlId, this.clock() + afterMs);
+  }
+
+  async listCrawls(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
+    return this.index.page(q, this.clock());
+  }
+
+  async expiringCrawls(limit: number): Promise<ExpiringEntry[]> {
+    return this.index.expiring(limit, this.clock());
+  }
+
+  async hostLoads(crawlId: string): Promise<HostLoad[]> {
     const s = this.live(crawlId);
-    if (s) s.expiresAt = this.clock() + afterMs;
+    if (!s) return [];
+    const loads = new Map<string, HostLoad>();
+    for (const [host, q] of s.queues) loads.set(host, { host, queued: q.length, leased: 0, oldest_leased_at: null });
+    for (const [token, l] of s.leases) {
+      const host = l.request.host;
+      let load = loads.get(host);
+      if (!load) loads.set(host, (load = { host, queued: 0, leased: 0, oldest_leased_at: null }));
+      load.leased += 1;
+      const at = leasedAt(token);
+      if (at !== null && (load.oldest_leased_at === null || at < load.oldest_leased_at)) load.oldest_leased_at = at;
+    }
+    return [...loads.values()];
   }
 
   async items(crawlId: string, fromSeq: number, limit: number): Promise<string[]> {
@@ -295,7 +328,7 @@ export class MemoryCrawlStore implements CrawlStore {
       s.status = 'completed';
     } else {
       s.status = 'failed';
-      s.failure = { code: 'no_pages_delivered', message: 'no page of the crawl could be delivered' };
+      s.failure = crawlFailure('no_pages_delivered');
     }
   }
 }

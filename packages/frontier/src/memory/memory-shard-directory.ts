@@ -1,5 +1,6 @@
 import { LruMap } from '@trawl/contract';
-import type { ShardDirectory } from '../types.ts';
+import type { ShardDirectory, WorkerRecord, WorkerReport } from '../types.ts';
+import { WORKER_FORGET_TTLS, workerRecord } from '../worker-records.ts';
 
 /** robots.txt bodies kept (≤ 512 KiB each); an evicted origin's robots.txt is fetched again. */
 export const MAX_MEMORY_ROBOTS = 1_000;
@@ -8,7 +9,8 @@ export const MAX_MEMORY_SLOW_HOSTS = 10_000;
 
 /** Embedded-mode directory: one process, so ownership and politeness live in maps. */
 export class MemoryShardDirectory implements ShardDirectory {
-  private workers = new Map<string, number>();
+  /** Worker id → last heartbeat and report; dropped once lost for WORKER_FORGET_TTLS heartbeat TTLs. */
+  private members = new Map<string, { at: number; report: WorkerReport }>();
   private hosts = new Map<string, Set<string>>();
   private owners = new Map<string, { worker: string; until: number }>();
   // Keyed by hosts and origins the crawled pages chose, and never removed by the crawl: bounded.
@@ -26,17 +28,32 @@ export class MemoryShardDirectory implements ShardDirectory {
     this.slow = new LruMap(bounds.slowHosts ?? MAX_MEMORY_SLOW_HOSTS);
   }
 
-  async heartbeat(workerId: string, now: number) {
-    this.workers.set(workerId, now);
+  async heartbeat(workerId: string, now: number, report: WorkerReport) {
+    this.members.delete(workerId);
+    this.members.set(workerId, { at: now, report: structuredClone(report) });
+    const forgetBefore = now - WORKER_FORGET_TTLS * this.workerTtlMs;
+    for (const [id, m] of this.members) if (m.at <= forgetBefore) this.members.delete(id);
   }
   async leave(workerId: string) {
-    this.workers.delete(workerId);
+    this.members.delete(workerId);
     for (const [h, o] of this.owners) if (o.worker === workerId) this.owners.delete(h);
   }
   async liveWorkers(now: number) {
     let n = 0;
-    for (const at of this.workers.values()) if (at > now - this.workerTtlMs) n += 1;
+    for (const m of this.members.values()) if (m.at > now - this.workerTtlMs) n += 1;
     return n;
+  }
+  async workers(now: number): Promise<WorkerRecord[]> {
+    const forgetBefore = now - WORKER_FORGET_TTLS * this.workerTtlMs;
+    const out: WorkerRecord[] = [];
+    for (const [id, m] of this.members) if (m.at > forgetBefore) out.push(workerRecord(id, m.at, structuredClone(m.report), now, this.workerTtlMs));
+    return out;
+  }
+  async shardOwners(hosts: string[]) {
+    return hosts.map((h) => {
+      const o = this.owners.get(h);
+      return o && o.until > this.now() ? o.worker : null;
+    });
   }
   async shards() {
     return [...this.hosts.keys()];

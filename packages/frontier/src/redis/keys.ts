@@ -1,7 +1,8 @@
 /**
  * Every Redis key of the frontier. Keys of one crawl share the hash tag `{<crawl id>}` so its Lua scripts stay on
  * one Redis Cluster slot; the per-host queues `…q:<host>` are derived inside scripts from the same tagged base.
- * Directory keys (workers, shards, politeness) are global and only ever touched one key per command.
+ * Directory keys (workers, shards, politeness) are global and only ever touched one key per command; the crawl
+ * index's keys share the hash tag `{index}`.
  */
 export class FrontierKeys {
   constructor(private readonly prefix: string) {}
@@ -23,6 +24,10 @@ export class FrontierKeys {
   workers() {
     return `${this.prefix}workers`;
   }
+  /** A worker's last report (JSON), expiring with its membership. */
+  workerReport(id: string) {
+    return `${this.prefix}worker:${id}:report`;
+  }
   shards() {
     return `${this.prefix}shards`;
   }
@@ -40,6 +45,11 @@ export class FrontierKeys {
   }
   activeCrawls() {
     return `${this.prefix}crawls:active`;
+  }
+  /** The operator's newest-first index of every crawl held (`@trawl/redis` RedisRecordIndex), one hash tag. */
+  crawlIndex() {
+    const b = `${this.prefix}crawls:{index}:`;
+    return { all: `${b}all`, teamBase: `${b}team:`, expiring: `${b}expiring` };
   }
   /** Pub/sub channel on which new work is announced to workers. */
   workChannel() {

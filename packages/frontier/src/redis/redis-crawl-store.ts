@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { LruMap } from '@trawl/contract';
-import { loadScripts, type RedisConnection } from '@trawl/redis';
+import { idOfIndexKey, indexKey, LruMap, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
+import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
+import { leaseTokenPrefix } from '../lease-token.ts';
 import {
   TERMINAL_STATUSES,
   type CompleteResult,
@@ -9,6 +9,7 @@ import {
   type CrawlStatus,
   type CrawlStore,
   type FrontierRequest,
+  type HostLoad,
   type Lease,
   type PageResult,
 } from '../types.ts';
@@ -21,9 +22,10 @@ const scripts = loadScripts(new URL('./lua/', import.meta.url), [
   'crawl-requeue-2.lua',
   'crawl-reclaim-2.lua',
   'crawl-renew-1.lua',
-  'crawl-transition-2.lua',
+  'crawl-transition-3.lua',
   'crawl-expire-5.lua',
   'crawl-snapshot-4.lua',
+  'crawl-host-loads-2.lua',
 ]);
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -59,6 +61,8 @@ export class RedisCrawlStore implements CrawlStore {
   private readonly k: FrontierKeys;
   /** Lease members by token: a lease is renewed, completed or requeued by its exact stored member. */
   private readonly members: LruMap<string, string>;
+  /** The operator's listing; its keys live on their own slot, so it is written beside the scripts, not in them. */
+  private readonly index: RedisRecordIndex;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -67,6 +71,7 @@ export class RedisCrawlStore implements CrawlStore {
   ) {
     this.k = new FrontierKeys(prefix);
     this.members = new LruMap(maxLeaseMembers);
+    this.index = new RedisRecordIndex(redis, this.k.crawlIndex());
   }
 
   async createCrawl(plan: CrawlPlan, seeds: FrontierRequest[]): Promise<void> {
@@ -74,6 +79,8 @@ export class RedisCrawlStore implements CrawlStore {
     const args: string[] = [c.base, JSON.stringify(plan), String(plan.max_pages), plan.billing_mode];
     for (const r of seeds) args.push(r.url, r.host, JSON.stringify(r));
     await scripts['crawl-create'].run(this.redis, [c.meta, c.seen, c.hosts], args);
+    // Indexed once it exists: an index entry never outlives its crawl by more than the crawl's retention.
+    await this.index.add(indexKey(plan.created_at, plan.crawl_id), plan.team_id, Date.now());
   }
 
   async getCrawl(crawlId: string): Promise<CrawlSnapshot | null> {
@@ -130,7 +137,7 @@ export class RedisCrawlStore implements CrawlStore {
     const got = await scripts['crawl-lease'].run<string[]>(this.redis, [c.meta, c.leases, c.queue(host)], [
       now + leaseMs,
       max,
-      randomBytes(9).toString('base64url'),
+      leaseTokenPrefix(now),
       host,
       iso(now),
     ]);
@@ -203,7 +210,7 @@ export class RedisCrawlStore implements CrawlStore {
     failure?: { code: string; message: string },
   ): Promise<boolean> {
     const c = this.k.crawl(crawlId);
-    const r = await scripts['crawl-transition'].run(this.redis, [c.meta, c.hosts], [
+    const r = await scripts['crawl-transition'].run(this.redis, [c.meta, c.hosts, c.leases], [
       from.join(','),
       to,
       iso(now),
@@ -220,7 +227,34 @@ export class RedisCrawlStore implements CrawlStore {
 
   async expireCrawl(crawlId: string, afterMs: number): Promise<void> {
     const c = this.k.crawl(crawlId);
-    await scripts['crawl-expire'].run(this.redis, [c.meta, c.hosts, c.seen, c.leases, c.items], [Math.max(1, Math.round(afterMs)), c.base]);
+    const plan = await this.redis.hGet(c.meta, 'plan');
+    if (plan === null) return;
+    const ms = Math.max(1, Math.round(afterMs));
+    const at = Date.now() + ms;
+    await scripts['crawl-expire'].run(this.redis, [c.meta, c.hosts, c.seen, c.leases, c.items], [ms, c.base]);
+    const { created_at, team_id } = JSON.parse(plan) as CrawlPlan;
+    await this.index.expireAt(indexKey(created_at, crawlId), team_id, at);
+  }
+
+  async listCrawls(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
+    const keys = await this.index.page(q, Date.now());
+    return keys.map((key) => ({ key, id: idOfIndexKey(key) ?? '' })).filter((e) => e.id !== '');
+  }
+
+  async expiringCrawls(limit: number): Promise<ExpiringEntry[]> {
+    const rows = await this.index.expiring(limit, Date.now());
+    return rows.map((r) => ({ id: idOfIndexKey(r.key) ?? '', team_id: r.team, expires_at: r.at })).filter((e) => e.id !== '');
+  }
+
+  async hostLoads(crawlId: string): Promise<HostLoad[]> {
+    const c = this.k.crawl(crawlId);
+    const flat = await scripts['crawl-host-loads'].run<(string | number)[]>(this.redis, [c.hosts, c.leases], [c.base]);
+    const out: HostLoad[] = [];
+    for (let i = 0; i + 3 < flat.length; i += 4) {
+      const oldest = Number(flat[i + 3]);
+      out.push({ host: String(flat[i]), queued: Number(flat[i + 1]), leased: Number(flat[i + 2]), oldest_leased_at: oldest < 0 ? null : oldest });
+    }
+    return out;
   }
 
   async addBudget(crawlId: string, credits: number): Promise<number> {

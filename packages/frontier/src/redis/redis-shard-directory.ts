@@ -1,5 +1,6 @@
 import { closeConnection, loadScripts, type RedisConnection } from '@trawl/redis';
-import type { ShardDirectory } from '../types.ts';
+import type { ShardDirectory, WorkerRecord, WorkerReport } from '../types.ts';
+import { WORKER_FORGET_TTLS, workerRecord } from '../worker-records.ts';
 import { FrontierKeys } from './keys.ts';
 
 const scripts = loadScripts(new URL('./lua/', import.meta.url), ['shard-renew-1.lua', 'shard-release-1.lua', 'host-slow-1.lua']);
@@ -17,15 +18,33 @@ export class RedisShardDirectory implements ShardDirectory {
     this.k = new FrontierKeys(prefix);
   }
 
-  async heartbeat(workerId: string, now: number) {
-    await this.redis.zAdd(this.k.workers(), { score: now, value: workerId });
-    await this.redis.zRemRangeByScore(this.k.workers(), '-inf', now - 6 * this.workerTtlMs);
+  async heartbeat(workerId: string, now: number, report: WorkerReport) {
+    const forgetMs = WORKER_FORGET_TTLS * this.workerTtlMs;
+    await Promise.all([
+      this.redis.zAdd(this.k.workers(), { score: now, value: workerId }),
+      this.redis.set(this.k.workerReport(workerId), JSON.stringify(report), { expiration: { type: 'PX', value: forgetMs } }),
+    ]);
+    await this.redis.zRemRangeByScore(this.k.workers(), '-inf', now - forgetMs);
   }
   async leave(workerId: string) {
-    await this.redis.zRem(this.k.workers(), workerId);
+    await Promise.all([this.redis.zRem(this.k.workers(), workerId), this.redis.del(this.k.workerReport(workerId))]);
   }
   async liveWorkers(now: number) {
     return Number(await this.redis.zCount(this.k.workers(), now - this.workerTtlMs, '+inf'));
+  }
+  async workers(now: number): Promise<WorkerRecord[]> {
+    const members = await this.redis.zRangeByScoreWithScores(this.k.workers(), `(${now - WORKER_FORGET_TTLS * this.workerTtlMs}`, '+inf');
+    // One key per worker (a worker is one slot): read together, not in one MGET, which Redis Cluster would refuse.
+    const reports = await Promise.all(members.map((m) => this.redis.get(this.k.workerReport(m.value))));
+    const out: WorkerRecord[] = [];
+    members.forEach((m, i) => {
+      const r = reports[i];
+      if (r !== null) out.push(workerRecord(m.value, m.score, JSON.parse(r) as WorkerReport, now, this.workerTtlMs));
+    });
+    return out;
+  }
+  async shardOwners(hosts: string[]) {
+    return Promise.all(hosts.map((h) => this.redis.get(this.k.shardOwner(h))));
   }
   async shards() {
     return this.redis.zRange(this.k.shards(), 0, -1);

@@ -1,4 +1,4 @@
-import { LruMap, type TrendsJobError, type TrendsResult } from '@trawl/contract';
+import { LruMap, MemoryRecordIndex, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
 import { newJobRecord } from './job-record.ts';
 import {
   WORKER_LOST,
@@ -24,8 +24,8 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   private readonly leases = new Map<string, number>();
   /** Keyed by what callers ask for (team × grain): bounded, least recently used first out. */
   private readonly cache: LruMap<string, { result: string; until: number }>;
-  /** Settled jobs: id → when they are forgotten (real time, like a Redis key expiry). */
-  private readonly expires = new Map<string, number>();
+  /** Every job, newest first, and when a settled one is forgotten (real time, like a Redis key expiry). */
+  private readonly index = new MemoryRecordIndex();
 
   constructor(
     private readonly opts: TrendsJobStoreOptions = {},
@@ -37,17 +37,17 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
 
   async create(input: { team_id: string; request: TrendsJobRecord['request'] }, now: number): Promise<TrendsJobRecord> {
     // Settled jobs nobody asks about again are dropped here, so memory does not grow for ever.
-    const t = this.clock();
-    for (const [id, at] of this.expires) if (at <= t) this.forget(id);
+    for (const id of this.index.due(this.clock())) this.forget(id);
     const job = newJobRecord(input, now);
+    this.index.add(job.id, job.created_at, job.team_id);
     this.put(job);
     this.due.set(job.id, now);
     return job;
   }
 
   async get(id: string) {
-    const at = this.expires.get(id);
-    if (at !== undefined && at <= this.clock()) this.forget(id);
+    const at = this.index.expiresAt(id);
+    if (at !== null && at <= this.clock()) this.forget(id);
     const s = this.jobs.get(id);
     return s ? (JSON.parse(s) as TrendsJobRecord) : null;
   }
@@ -107,12 +107,20 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   private put(job: TrendsJobRecord) {
     this.jobs.set(job.id, JSON.stringify(job));
     const settled = job.state === 'completed' || job.state === 'failed';
-    if (settled && this.opts.retentionMs !== undefined) this.expires.set(job.id, this.clock() + this.opts.retentionMs);
+    if (settled && this.opts.retentionMs !== undefined) this.index.expireAt(job.id, this.clock() + this.opts.retentionMs);
   }
 
   private forget(id: string) {
     this.jobs.delete(id);
-    this.expires.delete(id);
+    this.index.remove(id);
+  }
+
+  async list(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
+    return this.index.page(q, this.clock());
+  }
+
+  async expiring(limit: number): Promise<ExpiringEntry[]> {
+    return this.index.expiring(limit, this.clock());
   }
 
   private take(job: TrendsJobRecord, owner: string, now: number, leaseMs: number): TrendsLease {

@@ -1,5 +1,5 @@
-import type { TrendsJobError, TrendsResult } from '@trawl/contract';
-import { loadScripts, type RedisConnection } from '@trawl/redis';
+import { idOfIndexKey, indexKey, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
+import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
 import { newJobRecord } from './job-record.ts';
 import {
   WORKER_LOST,
@@ -10,13 +10,14 @@ import {
   type TrendsLease,
 } from './types.ts';
 
-const scripts = loadScripts(new URL('./lua/', import.meta.url), ['trends-job-claim-2.lua', 'trends-job-settle-3.lua', 'trends-job-renew-2.lua']);
+const scripts = loadScripts(new URL('./lua/', import.meta.url), ['trends-job-claim-3.lua', 'trends-job-settle-4.lua', 'trends-job-renew-2.lua']);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Every Redis key of trends jobs. The queue, the leases and the job hashes share the hash tag `{trends}` so a claim
- * (which reads a job hash it finds in a zset) stays on one Redis Cluster slot; upstream calls are rate-limited to a
+ * (which reads a job hash it finds in a zset) and the settling scripts (which note when the job index forgets a job)
+ * stay on one Redis Cluster slot; upstream calls are rate-limited to a
  * few per second, far below what one slot serves. Cached results are plain keys, read and written alone.
  */
 class TrendsKeys {
@@ -33,6 +34,10 @@ class TrendsKeys {
   }
   get leases() {
     return `${this.base}leases`;
+  }
+  /** The operator's newest-first job index (`@trawl/redis` RedisRecordIndex), on the jobs' slot. */
+  get index() {
+    return { all: `${this.base}index`, teamBase: `${this.base}team:`, expiring: `${this.base}expiring` };
   }
   cache(teamId: string, grainKey: string) {
     return `${this.prefix}trends:cache:${teamId}:${grainKey}`;
@@ -90,6 +95,7 @@ export class RedisTrendsJobStore implements TrendsJobStore {
   private readonly k: TrendsKeys;
 
   private readonly keepFor: string;
+  private readonly index: RedisRecordIndex;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -98,12 +104,31 @@ export class RedisTrendsJobStore implements TrendsJobStore {
   ) {
     this.k = new TrendsKeys(prefix);
     this.keepFor = opts.retentionMs === undefined ? '' : String(Math.max(1, Math.round(opts.retentionMs)));
+    this.index = new RedisRecordIndex(redis, this.k.index);
+  }
+
+  /** When a job settled now is forgotten (real time, like the key's PEXPIRE); '' when jobs are kept. */
+  private forgetAt(): string {
+    return this.keepFor === '' ? '' : String(Date.now() + Number(this.keepFor));
   }
 
   async create(input: { team_id: string; request: TrendsJobRecord['request'] }, now: number): Promise<TrendsJobRecord> {
     const job = newJobRecord(input, now);
-    await this.redis.multi().hSet(this.k.job(job.id), toHash(job)).zAdd(this.k.due, { score: now, value: job.id }).exec();
+    // The hash keeps its index key, so the scripts that settle the job can schedule its index entry's removal.
+    const key = indexKey(job.created_at, job.id);
+    await this.redis.multi().hSet(this.k.job(job.id), { ...toHash(job), index: key }).zAdd(this.k.due, { score: now, value: job.id }).exec();
+    await this.index.add(key, job.team_id, Date.now());
     return job;
+  }
+
+  async list(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
+    const keys = await this.index.page(q, Date.now());
+    return keys.map((key) => ({ key, id: idOfIndexKey(key) ?? '' })).filter((e) => e.id !== '');
+  }
+
+  async expiring(limit: number): Promise<ExpiringEntry[]> {
+    const rows = await this.index.expiring(limit, Date.now());
+    return rows.map((r) => ({ id: idOfIndexKey(r.key) ?? '', team_id: r.team, expires_at: r.at })).filter((e) => e.id !== '');
   }
 
   async get(id: string) {
@@ -112,7 +137,7 @@ export class RedisTrendsJobStore implements TrendsJobStore {
   }
 
   async claim(owner: string, now: number, opts: ClaimOptions): Promise<TrendsLease | null> {
-    const flat = await scripts['trends-job-claim'].run<string[] | null>(this.redis, [this.k.due, this.k.leases], [
+    const flat = await scripts['trends-job-claim'].run<string[] | null>(this.redis, [this.k.due, this.k.leases, this.k.index.expiring], [
       now,
       now + opts.leaseMs,
       owner,
@@ -121,6 +146,7 @@ export class RedisTrendsJobStore implements TrendsJobStore {
       this.k.jobBase,
       JSON.stringify(WORKER_LOST),
       this.keepFor,
+      this.forgetAt(),
     ]);
     if (!flat) return null;
     const job = fromHash(pairs(flat));
@@ -161,7 +187,7 @@ export class RedisTrendsJobStore implements TrendsJobStore {
 
   private async settle(lease: TrendsLease, kind: 'complete' | 'fail' | 'retry', now: number, value: string, cached: boolean) {
     const id = lease.job.id;
-    const r = await scripts['trends-job-settle'].run<number>(this.redis, [this.k.job(id), this.k.leases, this.k.due], [
+    const r = await scripts['trends-job-settle'].run<number>(this.redis, [this.k.job(id), this.k.leases, this.k.due, this.k.index.expiring], [
       id,
       lease.owner,
       lease.attempt,
@@ -170,6 +196,7 @@ export class RedisTrendsJobStore implements TrendsJobStore {
       value,
       cached ? '1' : '0',
       this.keepFor,
+      this.forgetAt(),
     ]);
     return r === 1;
   }

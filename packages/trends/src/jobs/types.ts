@@ -1,4 +1,4 @@
-import type { TrendsGrain, TrendsJobError, TrendsJobState, TrendsResult } from '@trawl/contract';
+import type { ExpiringEntry, IndexEntry, TrendsGrain, TrendsJobError, TrendsJobState, TrendsResult } from '@trawl/contract';
 
 /** A job as stored: the public fields, its owner team, and who holds it while it runs. */
 export interface TrendsJobRecord {
@@ -64,6 +64,11 @@ export interface TrendsJobStore {
   /** A team's stored result of a grain (by grain key), while it is fresh. */
   cachedResult(teamId: string, grainKey: string, now: number): Promise<TrendsResult | null>;
   cacheResult(teamId: string, grainKey: string, result: TrendsResult, now: number, ttlMs: number): Promise<void>;
+
+  /** Every job held, newest first (by created_at, then id), strictly after index key `after`; one team's or all. */
+  list(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]>;
+  /** Settled jobs by when they are forgotten (with a retention), soonest first. */
+  expiring(limit: number): Promise<ExpiringEntry[]>;
 }
 
 /** The error of a job whose runners kept dying (the claim that would exceed maxAttempts fails it instead). */
