@@ -30,10 +30,8 @@ export function checkProgress(job: CrawlJob): void {
     throw new Error(`crawl went over max_pages: ${JSON.stringify(p)}`);
   }
   if (job.usage.credits !== p.pages_completed) throw new Error(`credits ${job.usage.credits} != pages completed ${p.pages_completed}`);
-  // An ended crawl has nothing queued. A crawl that ran out (completed, failed) has nothing in flight either; one
-  // stopped early (budget, expiry) may still see in-flight pages come back, which then count as dropped.
-  const drained = job.status === 'completed' || job.status === 'failed';
-  if (isTerminal(job) && (p.pages_queued !== 0 || (drained && p.pages_in_flight !== 0) || job.completed_at === null)) {
+  // An ended crawl has nothing queued or in flight: ending early (budget, expiry, cancel) drops both at once.
+  if (isTerminal(job) && (p.pages_queued !== 0 || p.pages_in_flight !== 0 || job.completed_at === null)) {
     throw new Error(`ended crawl still has work or no completed_at: ${JSON.stringify(job)}`);
   }
 }
