@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Newest-first indexes of records (crawls, trends jobs) for the operator's listings. An index key is the record's
  * creation time (epoch ms, fixed width) then its id, so keys sort like the records and a key alone is a cursor
@@ -26,6 +28,36 @@ export interface ExpiringEntry {
   team_id: string;
   expires_at: number;
 }
+
+/** Entries of index keys as a Redis index returns them (anything that is not an index key is skipped). */
+export function indexEntries(keys: string[]): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  for (const key of keys) {
+    const id = idOfIndexKey(key);
+    if (id !== null) out.push({ key, id });
+  }
+  return out;
+}
+
+/** Expiring entries from a Redis index's rows (index key, team, forget time). */
+export function expiringEntries(rows: { key: string; team: string; at: number }[]): ExpiringEntry[] {
+  const out: ExpiringEntry[] = [];
+  for (const r of rows) {
+    const id = idOfIndexKey(r.key);
+    if (id !== null) out.push({ id, team_id: r.team, expires_at: r.at });
+  }
+  return out;
+}
+
+/** An id of a record (crawl, job, team) in an operator's input. */
+export const RecordId = z.string().min(1).max(200);
+
+/** The fields every operator listing takes, besides its own filter: one team or all, a cursor, a page size. */
+export const LIST_QUERY_FIELDS = {
+  team_id: RecordId.optional(),
+  cursor: z.string().min(1).max(400).optional(),
+  limit: z.int().min(1).max(100).default(20),
+};
 
 /** Opaque cursor of an operator listing: the last index key the previous page looked at. */
 export function encodeListCursor(key: string): string {

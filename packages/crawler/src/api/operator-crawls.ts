@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { filteredPage, type CrawlJob } from '@trawl/contract';
+import { filteredPage, LIST_QUERY_FIELDS, RecordId, type CrawlJob } from '@trawl/contract';
 import { CRAWL_STATUSES, hostOf, type CrawlSnapshot, type CrawlStatus } from '@trawl/frontier';
 import { endCrawl, finalizeCrawl } from '../worker/finalize.ts';
 import { changePaused, type CrawlServices } from './crawl-service.ts';
@@ -9,19 +9,10 @@ import { crawlJobView } from './views.ts';
  * The operator's crawls across teams (admin procedures `crawls.list`, `crawls.get`, `crawls.pause`,
  * `crawls.resume`, `crawls.cancel`). No team check: the admin router is the gate.
  */
-const Id = z.string().min(1).max(200);
-
-export const ListCrawlsInput = z
-  .strictObject({
-    team_id: Id.optional(),
-    status: z.enum(CRAWL_STATUSES).optional(),
-    cursor: z.string().min(1).max(400).optional(),
-    limit: z.int().min(1).max(100).default(20),
-  })
-  .prefault({});
+export const ListCrawlsInput = z.strictObject({ ...LIST_QUERY_FIELDS, status: z.enum(CRAWL_STATUSES).optional() }).prefault({});
 export type ListCrawlsQuery = z.infer<typeof ListCrawlsInput>;
 
-export const CrawlIdInput = z.strictObject({ crawl_id: Id });
+export const CrawlIdInput = z.strictObject({ crawl_id: RecordId });
 export type CrawlIdQuery = z.infer<typeof CrawlIdInput>;
 
 /**

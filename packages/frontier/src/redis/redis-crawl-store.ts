@@ -1,4 +1,4 @@
-import { idOfIndexKey, indexKey, LruMap, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
+import { expiringEntries, indexEntries, indexKey, LruMap, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
 import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
 import { leaseTokenPrefix } from '../lease-token.ts';
 import {
@@ -237,13 +237,11 @@ export class RedisCrawlStore implements CrawlStore {
   }
 
   async listCrawls(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
-    const keys = await this.index.page(q, Date.now());
-    return keys.map((key) => ({ key, id: idOfIndexKey(key) ?? '' })).filter((e) => e.id !== '');
+    return indexEntries(await this.index.page(q, Date.now()));
   }
 
   async expiringCrawls(limit: number): Promise<ExpiringEntry[]> {
-    const rows = await this.index.expiring(limit, Date.now());
-    return rows.map((r) => ({ id: idOfIndexKey(r.key) ?? '', team_id: r.team, expires_at: r.at })).filter((e) => e.id !== '');
+    return expiringEntries(await this.index.expiring(limit, Date.now()));
   }
 
   async hostLoads(crawlId: string): Promise<HostLoad[]> {

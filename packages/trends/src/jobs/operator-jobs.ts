@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { filteredPage, TRENDS_JOB_STATES, type TrendsJob } from '@trawl/contract';
+import { filteredPage, LIST_QUERY_FIELDS, RecordId, TRENDS_JOB_STATES, type TrendsJob } from '@trawl/contract';
 import { jobView } from './job-record.ts';
 import type { TrendsJobRecord, TrendsJobStore } from './types.ts';
 
@@ -7,19 +7,10 @@ import type { TrendsJobRecord, TrendsJobStore } from './types.ts';
  * The operator's search-trends jobs across teams (admin procedures `trends.list`, `trends.get`). No team check:
  * the admin router is the gate.
  */
-const Id = z.string().min(1).max(200);
-
-export const ListTrendsJobsInput = z
-  .strictObject({
-    team_id: Id.optional(),
-    state: z.enum(TRENDS_JOB_STATES).optional(),
-    cursor: z.string().min(1).max(400).optional(),
-    limit: z.int().min(1).max(100).default(20),
-  })
-  .prefault({});
+export const ListTrendsJobsInput = z.strictObject({ ...LIST_QUERY_FIELDS, state: z.enum(TRENDS_JOB_STATES).optional() }).prefault({});
 export type ListTrendsJobsQuery = z.infer<typeof ListTrendsJobsInput>;
 
-export const TrendsJobIdInput = z.strictObject({ job_id: Id });
+export const TrendsJobIdInput = z.strictObject({ job_id: RecordId });
 export type TrendsJobIdQuery = z.infer<typeof TrendsJobIdInput>;
 
 /** A job as the operator sees it: the public TrendsJob, its team, and the runner holding it while it runs. */

@@ -1,4 +1,4 @@
-import { idOfIndexKey, indexKey, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
+import { expiringEntries, indexEntries, indexKey, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
 import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
 import { newJobRecord } from './job-record.ts';
 import {
@@ -122,13 +122,11 @@ export class RedisTrendsJobStore implements TrendsJobStore {
   }
 
   async list(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
-    const keys = await this.index.page(q, Date.now());
-    return keys.map((key) => ({ key, id: idOfIndexKey(key) ?? '' })).filter((e) => e.id !== '');
+    return indexEntries(await this.index.page(q, Date.now()));
   }
 
   async expiring(limit: number): Promise<ExpiringEntry[]> {
-    const rows = await this.index.expiring(limit, Date.now());
-    return rows.map((r) => ({ id: idOfIndexKey(r.key) ?? '', team_id: r.team, expires_at: r.at })).filter((e) => e.id !== '');
+    return expiringEntries(await this.index.expiring(limit, Date.now()));
   }
 
   async get(id: string) {
