@@ -29,7 +29,6 @@ export class MemoryShardDirectory implements ShardDirectory {
   }
 
   async heartbeat(workerId: string, now: number, report: WorkerReport) {
-    this.members.delete(workerId);
     this.members.set(workerId, { at: now, report: structuredClone(report) });
     const forgetBefore = now - WORKER_FORGET_TTLS * this.workerTtlMs;
     for (const [id, m] of this.members) if (m.at <= forgetBefore) this.members.delete(id);
