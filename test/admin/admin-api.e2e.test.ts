@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse } from '@trawl/contract';
 import { adminErrorOf, createAdminClient, type AdminClient } from '@trawl/admin';
 import { startFixtureSite, type FixtureSite } from '@trawl/test-support/fixture-site.ts';
+import { PIZZA_GRAIN } from '@trawl/test-support/trends-client.ts';
 import { startTestGateway, TEST_KEY, useGatewayPair, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
 
 /**
  * The admin API through its typed client against a real gateway, embedded and cluster: every procedure of teams,
- * keys, credits and limits, its errors as tRPC codes, the admin token as the only way in, and what it does to /v1
+ * keys, credits and limits, the cluster views' answers and errors, its errors as tRPC codes, the admin token as the only way in, and what it does to /v1
  * (a disabled team's keys refused, a rotated key replaced).
  */
 const ADMIN = 'admin-token-0123456789abcdef';
@@ -219,12 +220,46 @@ describe.each(modes)('admin API over the typed client (%s)', (mode, env) => {
     expect(await codeOf(() => admin.keys.rotate.mutate({ team_id: t, key_id: key.id }))).toBe('NOT_FOUND');
   });
 
+  it('cluster views across teams: trends jobs listed and read, an idle frontier and no workers; unknown ids NOT_FOUND, bad cursors and filters BAD_REQUEST', async () => {
+    const team = await admin.teams.create.mutate({ name: name('views') });
+    const { secret } = await admin.keys.create.mutate({ team_id: team.id, label: 'trends', scopes: ['trends'] });
+    const created = await gw.call('POST', '/v1/search-trends/related-queries', PIZZA_GRAIN, { authorization: `Bearer ${secret}` });
+    expect(created.status).toBe(202);
+    const job = ((await created.json()) as { job: { id: string } }).job;
+    const listed = await admin.trends.list.query({ team_id: team.id });
+    expect(listed.jobs.map((j) => [j.id, j.team_id])).toEqual([[job.id, team.id]]);
+    expect(listed.next_cursor).toBeNull();
+    expect(await admin.trends.get.query({ job_id: job.id })).toMatchObject({ id: job.id, team_id: team.id });
+    expect((await admin.crawls.list.query({ team_id: team.id })).crawls).toEqual([]);
+    // TRAWL_WORKERS=0: nothing crawls, nothing is queued.
+    expect((await admin.workers.list.query()).workers).toEqual([]);
+    expect((await admin.frontier.stats.query({})).hosts).toEqual([]);
+    expect(Array.isArray((await admin.retention.upcoming.query({})).items)).toBe(true);
+
+    expect(await codeOf(() => admin.crawls.get.query({ crawl_id: 'crawl_nobody' }))).toBe('NOT_FOUND');
+    expect(await codeOf(() => admin.crawls.cancel.mutate({ crawl_id: 'crawl_nobody' }))).toBe('NOT_FOUND');
+    expect(await codeOf(() => admin.crawls.pause.mutate({ crawl_id: 'crawl_nobody' }))).toBe('NOT_FOUND');
+    expect(await codeOf(() => admin.trends.get.query({ job_id: 'job_nobody' }))).toBe('NOT_FOUND');
+    expect(await codeOf(() => admin.crawls.list.query({ cursor: 'not-a-cursor' }))).toBe('BAD_REQUEST');
+    expect(await codeOf(() => admin.trends.list.query({ cursor: 'not-a-cursor' }))).toBe('BAD_REQUEST');
+    expect(await codeOf(() => admin.crawls.list.query({ status: 'cancelled' } as never))).toBe('BAD_REQUEST');
+    expect(await codeOf(() => admin.frontier.stats.query({ limit: 0 }))).toBe('BAD_REQUEST');
+    expect(await codeOf(() => admin.retention.upcoming.query({ limit: 1000 }))).toBe('BAD_REQUEST');
+  });
+
   it('no token, a wrong token or a /v1 API key as bearer: UNAUTHORIZED, and nothing changes', async () => {
     for (const token of ['wrong-token-0123456789abcdef', TEST_KEY]) {
       const intruder = createAdminClient({ baseUrl: gw.url, token });
       expect(await codeOf(() => intruder.teams.list.query())).toBe('UNAUTHORIZED');
       expect(await codeOf(() => intruder.teams.create.mutate({ name: name('intruder') }))).toBe('UNAUTHORIZED');
       expect(await codeOf(() => intruder.keys.create.mutate({ team_id: 'team_x', label: 'x' }))).toBe('UNAUTHORIZED');
+      expect(await codeOf(() => intruder.quotas.get.query({ team_id: 'team_x' }))).toBe('UNAUTHORIZED');
+      expect(await codeOf(() => intruder.crawls.list.query({}))).toBe('UNAUTHORIZED');
+      expect(await codeOf(() => intruder.crawls.cancel.mutate({ crawl_id: 'crawl_x' }))).toBe('UNAUTHORIZED');
+      expect(await codeOf(() => intruder.workers.list.query())).toBe('UNAUTHORIZED');
+      expect(await codeOf(() => intruder.frontier.stats.query({}))).toBe('UNAUTHORIZED');
+      expect(await codeOf(() => intruder.trends.list.query({}))).toBe('UNAUTHORIZED');
+      expect(await codeOf(() => intruder.retention.upcoming.query({}))).toBe('UNAUTHORIZED');
     }
     const bare = await fetch(`${gw.url}/admin/teams.create`, {
       method: 'POST',

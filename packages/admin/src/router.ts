@@ -1,8 +1,12 @@
+import { frontierArea, workersArea } from './areas/cluster.ts';
+import { crawlsArea } from './areas/crawls.ts';
 import { creditsArea } from './areas/credits.ts';
 import { keysArea } from './areas/keys.ts';
 import { limitsArea } from './areas/limits.ts';
 import { quotasArea } from './areas/quotas.ts';
+import { retentionArea } from './areas/retention.ts';
 import { teamsArea } from './areas/teams.ts';
+import { trendsArea } from './areas/trends.ts';
 import type { AdminDeps } from './deps.ts';
 import { router } from './trpc.ts';
 
@@ -17,6 +21,11 @@ export function createAdminRouter(deps: AdminDeps) {
     credits: creditsArea(deps),
     limits: limitsArea(deps),
     quotas: quotasArea(deps),
+    crawls: crawlsArea(deps),
+    trends: trendsArea(deps),
+    workers: workersArea(deps),
+    frontier: frontierArea(deps),
+    retention: retentionArea(deps),
   });
 }
 

@@ -29,7 +29,7 @@ export const adminProcedure = t.procedure.use(({ ctx, next }) => {
 });
 
 /** The failures a procedure reports on purpose (anything else thrown is INTERNAL_SERVER_ERROR, said in no detail). */
-export type AdminFailure = 'NOT_FOUND' | 'CONFLICT';
+export type AdminFailure = 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT';
 
 export function adminError(code: AdminFailure, message: string): Error {
   return new TRPCError({ code, message });

@@ -186,7 +186,6 @@ export function startTrendsRunners(rt: Runtime, count: number, onError?: (err: u
   return runners;
 }
 export { runProcess } from './process-main.ts';
-export { retentionUpcoming, RetentionUpcomingInput, type RetentionItem, type RetentionUpcomingQuery } from './retention-view.ts';
 export { createFaultLog, faultLine, installFaultHandlers, scrubMessage, type FaultKind, type FaultLog } from './fault-log.ts';
 
 /**

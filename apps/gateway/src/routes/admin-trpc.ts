@@ -17,6 +17,8 @@ export function adminRoutes(gw: GatewayContext) {
       teamCredits: gw.config.TRAWL_TEAM_CREDITS,
       rateLimitDefaults: rateLimitDefaults(gw.config),
       now: gw.now,
+      crawl: gw.crawl,
+      trendsJobs: gw.trends,
     });
     const trpcOptions: FastifyTRPCPluginOptions<AdminRouter>['trpcOptions'] = {
       router,

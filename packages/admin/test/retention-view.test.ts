@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryCrawlStore, RedisCrawlStore, type CrawlPlan, type CrawlStore } from '@trawl/frontier';
 import { MemoryTrendsJobStore, RedisTrendsJobStore, WORKER_LOST, type TrendsJobStore } from '@trawl/trends';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
-import { retentionUpcoming, RetentionUpcomingInput } from '../src/index.ts';
+import { retentionUpcoming, RetentionUpcomingInput } from '../src/retention-view.ts';
 
 const redis = useRedis();
 
