@@ -3,6 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { GatewayContext } from './context.ts';
 import { checkHealth, checkReadiness } from './health.ts';
+import { completedReplay } from './idempotency.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { rateLimitDefaults, registerRateLimits } from './plugins/rate-limit.ts';
 import { registerErrorHandling, sendApiError } from './plugins/errors.ts';
@@ -80,7 +81,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Prom
   registerErrorHandling(app, routeMethods);
   registerAuth(app, ctx.store, ctx.recoverKey);
   // After auth (hooks run in registration order): only an authenticated team's requests are counted.
-  registerRateLimits(app, ctx.store, rateLimitDefaults(ctx.config), ctx.config.TRAWL_RATE_LIMITS === 'on');
+  registerRateLimits(app, ctx.store, rateLimitDefaults(ctx.config), ctx.config.TRAWL_RATE_LIMITS === 'on', completedReplay(ctx.store));
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -76,17 +76,21 @@ export async function withIdempotency(
   opts: IdempotencyOptions,
   create: () => Promise<CreationResult>,
 ): Promise<FastifyReply> {
-  const header = request.headers['idempotency-key'];
-  if (header === undefined) return send(reply, await create());
-  if (typeof header !== 'string' || !KEY.test(header)) {
+  if (request.headers['idempotency-key'] === undefined) return send(reply, await create());
+  const record = recordOf(request);
+  if (!record) {
     throw new ApiError('invalid_request', 'Idempotency-Key must be 1-255 visible ASCII characters', {
       details: { header: 'Idempotency-Key' },
     });
   }
-  const route = `${request.method} ${request.routeOptions.url}`;
-  const key = `${teamOf(request)}:${createHash('sha256').update(`${route}\n${header}`).digest('base64url')}`;
-  const fingerprint = createHash('sha256').update(canonical(request.body)).digest('base64url');
+  const { key, fingerprint } = record;
   const begun = await opts.store.beginIdempotent(key, fingerprint, opts.leaseS);
+  // Let in over its rate limit only as a replay (plugins/rate-limit.ts): should the record have lapsed since,
+  // the request is refused after all rather than run.
+  if (request.rateRefusal && begun.state !== 'replay') {
+    if (begun.state === 'started') await opts.store.releaseIdempotent(key, fingerprint);
+    throw request.rateRefusal;
+  }
   switch (begun.state) {
     case 'conflict':
       throw new ApiError('idempotency_conflict', 'this Idempotency-Key was used with a different request body');
@@ -115,6 +119,24 @@ export async function withIdempotency(
   const stored: StoredResponse = { status: result.status, body: JSON.stringify(result.body) };
   await opts.store.completeIdempotent(key, fingerprint, stored, opts.ttlS);
   return reply.code(stored.status).type('application/json; charset=utf-8').send(stored.body);
+}
+
+/** The record a request's Idempotency-Key names (per team and route) and its body's fingerprint; null for a bad key. */
+function recordOf(request: FastifyRequest): { key: string; fingerprint: string } | null {
+  const header = request.headers['idempotency-key'];
+  if (typeof header !== 'string' || !KEY.test(header)) return null;
+  const route = `${request.method} ${request.routeOptions.url}`;
+  const key = `${teamOf(request)}:${createHash('sha256').update(`${route}\n${header}`).digest('base64url')}`;
+  const fingerprint = createHash('sha256').update(canonical(request.body)).digest('base64url');
+  return { key, fingerprint };
+}
+
+/** The rate limiter's `isReplay`: whether the request repeats a completed one (same team, route, key and body). */
+export function completedReplay(store: Store): (request: FastifyRequest) => Promise<boolean> {
+  return async (request) => {
+    const record = recordOf(request);
+    return record !== null && (await store.hasReplay(record.key, record.fingerprint));
+  };
 }
 
 function send(reply: FastifyReply, r: CreationResult): FastifyReply {

@@ -164,6 +164,38 @@ describe.each(modes)('rate limits on /v1 (%s)', (mode, env) => {
     expect((await t.call('POST', '/v1/crawl', body, { 'idempotency-key': 'k-4' })).status).toBe(429);
   });
 
+  it('answers replays of completed requests over the limit; any other creation there is 429', async () => {
+    const t = await newTeam(gw, `rl-replay-full-${mode}`);
+    const body = { urls: ['http://site.test/full'] };
+    const keys = ['f-1', 'f-2', 'f-3'];
+    const ids: string[] = [];
+    for (const k of keys) {
+      const res = await t.call('POST', '/v1/crawl', body, { 'idempotency-key': k });
+      expect(res.status).toBe(202);
+      ids.push(((await res.json()) as { crawl: { id: string } }).crawl.id);
+    }
+    // The window is full: a new creation is refused, with or without a key, and so is a known key with another
+    // body (429, not 409: it was never let in).
+    expect((await t.call('POST', '/v1/crawl', body)).status).toBe(429);
+    expect((await t.call('POST', '/v1/crawl', body, { 'idempotency-key': 'f-4' })).status).toBe(429);
+    const otherBody = await t.call('POST', '/v1/crawl', { urls: ['http://site.test/other'] }, { 'idempotency-key': 'f-1' });
+    expect(otherBody.status).toBe(429);
+    expect(PublicErrorResponse.parse(await otherBody.json()).error.code).toBe('rate_limited');
+    // Replays of the three are answered, again and again, each with the crawl it created.
+    for (let round = 0; round < 2; round++) {
+      for (const [i, k] of keys.entries()) {
+        const again = await t.call('POST', '/v1/crawl', body, { 'idempotency-key': k });
+        expect(again.status).toBe(202);
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(((await again.json()) as { crawl: { id: string } }).crawl.id).toBe(ids[i]);
+        expect(limitHeaders(again)).toMatchObject({ limit: 3, remaining: 0 });
+      }
+    }
+    // Reads are no creation: over their limit they are refused whatever header they carry.
+    for (let i = 0; i < 6; i++) await t.call('GET', '/v1/runs/run_missing');
+    expect((await t.call('GET', '/v1/runs/run_missing', undefined, { 'idempotency-key': 'f-1' })).status).toBe(429);
+  });
+
   it('never lets more than the limit through with 30 requests at once', async () => {
     const t = await newTeam(gw, `rl-burst-${mode}`);
     const all = await Promise.all(Array.from({ length: 30 }, () => t.call('GET', '/v1/runs/run_missing')));

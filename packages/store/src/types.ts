@@ -106,6 +106,8 @@ export interface IdempotencyStore {
   completeIdempotent(key: string, fingerprint: string, response: StoredResponse, ttlS: number): Promise<void>;
   /** Drops a claim whose request ended without a response worth replaying (e.g. an internal error). */
   releaseIdempotent(key: string, fingerprint: string): Promise<void>;
+  /** Read only: whether `key` holds a completed response for this `fingerprint` (what `beginIdempotent` would replay). */
+  hasReplay(key: string, fingerprint: string): Promise<boolean>;
 }
 
 export interface LedgerEntry {

@@ -98,6 +98,17 @@ describe.each(backends)('store conformance: %s', (_name, make) => {
     expect(await store.beginIdempotent(key, 'fp2', 60)).toEqual({ state: 'conflict' });
   });
 
+  it('idempotency: hasReplay is true only for a completed response with the same fingerprint, and writes nothing', async () => {
+    const key = 'team_1:k4';
+    expect(await store.hasReplay(key, 'fp')).toBe(false);
+    // Nothing was claimed by asking.
+    expect(await store.beginIdempotent(key, 'fp', 60)).toEqual({ state: 'started' });
+    expect(await store.hasReplay(key, 'fp')).toBe(false);
+    await store.completeIdempotent(key, 'fp', { status: 202, body: '{}' }, 86400);
+    expect(await store.hasReplay(key, 'fp')).toBe(true);
+    expect(await store.hasReplay(key, 'other')).toBe(false);
+  });
+
   it('idempotency: a released claim can be taken again', async () => {
     const key = 'team_1:k2';
     expect((await store.beginIdempotent(key, 'fp', 60)).state).toBe('started');

@@ -12,8 +12,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The request's rate-limit decision once counted, for a refund (idempotent replays). */
     rateLimit: { team_id: string; route_class: RateLimitClass; decision: RateLimitDecision } | null;
+    /** Over the limit with an Idempotency-Key: the 429 it gets unless it replays a completed request. */
+    rateRefusal: ApiError | null;
   }
 }
+
+/** Whether a request replays a completed idempotent request (`idempotency.ts`); asked only of refused ones. */
+export type ReplayCheck = (request: FastifyRequest) => Promise<boolean>;
 
 /** The configured default per class (requests in any 60 seconds, 0 = unlimited). */
 export function rateLimitDefaults(config: TrawlConfig): Record<RateLimitClass, number> {
@@ -39,9 +44,19 @@ function setHeaders(reply: FastifyReply, d: RateLimitDecision): void {
  * Over the limit: 429 `rate_limited`, retryable, with Retry-After. Every answer after this point (errors included)
  * carries RateLimit-Limit / -Remaining / -Reset, unless the class is unlimited for the team. A store that cannot be
  * reached rejects here as everywhere (503 service_unavailable): the key was just read from the same store.
+ * A replay of a completed idempotent request creates nothing and is answered even over the limit, uncounted:
+ * a creation refused here that carries an Idempotency-Key gets its 429 once its body is read (preValidation),
+ * unless `isReplay` finds the completed request it repeats. Only such requests cost that extra store read.
  */
-export function registerRateLimits(app: FastifyInstance, store: Store, defaults: Record<RateLimitClass, number>, enabled = true): void {
+export function registerRateLimits(
+  app: FastifyInstance,
+  store: Store,
+  defaults: Record<RateLimitClass, number>,
+  enabled = true,
+  isReplay: ReplayCheck = async () => false,
+): void {
   app.decorateRequest('rateLimit', null);
+  app.decorateRequest('rateRefusal', null);
   app.addHook('onRoute', (r) => {
     if (!r.config?.scope) return;
     const cls = r.config.rateClass;
@@ -63,13 +78,20 @@ export function registerRateLimits(app: FastifyInstance, store: Store, defaults:
     if (d.limit === 0) return;
     setHeaders(reply, d);
     if (!d.allowed) {
-      throw new ApiError('rate_limited', `rate limit of ${d.limit} requests per minute for ${cls} reached; retry after ${d.retry_after_s} s`, {
+      const refusal = new ApiError('rate_limited', `rate limit of ${d.limit} requests per minute for ${cls} reached; retry after ${d.retry_after_s} s`, {
         retryable: true,
         details: { route_class: cls, limit: d.limit, retry_after_s: d.retry_after_s },
         headers: { 'retry-after': String(d.retry_after_s) },
       });
+      if (cls === 'reads' || request.headers['idempotency-key'] === undefined) throw refusal;
+      request.rateRefusal = refusal;
+      return;
     }
     request.rateLimit = { team_id, route_class: cls, decision: d };
+  });
+  app.addHook('preValidation', async (request) => {
+    const refusal = request.rateRefusal;
+    if (refusal && !(await isReplay(request))) throw refusal;
   });
 }
 

@@ -191,6 +191,10 @@ export class MemoryStore implements Store {
     const e = this.idem.get(key);
     if (e && e.fingerprint === fingerprint && !e.response) this.idem.delete(key);
   }
+  async hasReplay(key: string, fingerprint: string) {
+    const e = this.idem.get(key);
+    return !!e && e.expires > this.now() && e.fingerprint === fingerprint && e.response !== null;
+  }
 
   async charge(entry: LedgerEntry, enforce: boolean) {
     const balance = this.balances.get(entry.team_id) ?? 0;

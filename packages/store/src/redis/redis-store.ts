@@ -203,6 +203,11 @@ export class RedisStore implements Store {
   async releaseIdempotent(key: string, fingerprint: string) {
     await scripts['idempotency-release'].run(this.redis, [this.k.idempotency(key)], [fingerprint]);
   }
+  async hasReplay(key: string, fingerprint: string) {
+    // Fields of idempotency-begin-1.lua's hash: f (fingerprint), status once completed.
+    const [f, status] = await this.redis.hmGet(this.k.idempotency(key), ['f', 'status']);
+    return f === fingerprint && status !== null;
+  }
 
   async charge(entry: LedgerEntry, enforce: boolean) {
     const [ok, balance] = await scripts['ledger-charge'].run<[number, number]>(
