@@ -44,7 +44,7 @@ describe('extraction while the store is away', () => {
     const ids = { crawl_id: 'crawl_memory_outage', run_id: 'run_memory_outage', team_id: 'team_memory_outage' };
     const { plan, seeds } = buildPlan({ urls: [site.url(HOST)], max_depth: 0, extraction }, ids, 'shadow', Date.now());
     await rt.crawls.createCrawl(plan, seeds);
-    const [lease] = await rt.crawls.lease(plan.crawl_id, HOST, 1, 60_000, Date.now());
+    const [lease] = (await rt.crawls.lease(plan.crawl_id, HOST, 1, 60_000, Date.now())).leases;
     const deps: PageTaskDeps = {
       crawls: rt.crawls,
       contexts: new CrawlContexts(rt.crawls),

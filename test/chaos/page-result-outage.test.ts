@@ -61,7 +61,7 @@ function deps(storeOutageMs: number): PageTaskDeps {
 }
 
 async function leaseOne(leaseMs: number): Promise<Lease> {
-  const [lease] = await rt.crawls.lease(crawlId, HOST, 1, leaseMs, Date.now());
+  const [lease] = (await rt.crawls.lease(crawlId, HOST, 1, leaseMs, Date.now())).leases;
   expect(lease).toBeDefined();
   return lease;
 }

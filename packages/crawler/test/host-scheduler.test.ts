@@ -1,4 +1,4 @@
-import { MemoryCrawlStore, type CrawlStore, type Lease } from '@trawl/frontier';
+import { MemoryCrawlStore, type CrawlStore, type Lease, type LeaseBatch } from '@trawl/frontier';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HostScheduler } from '../src/worker/host-scheduler.ts';
 import { pages, seedCrawl, settings } from './support.ts';
@@ -185,7 +185,7 @@ describe('HostScheduler', () => {
     const real = crawls.lease.bind(crawls);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    vi.spyOn(crawls, 'lease').mockImplementation(async (...args): Promise<Lease[]> => {
+    vi.spyOn(crawls, 'lease').mockImplementation(async (...args): Promise<LeaseBatch> => {
       await gate;
       return real(...args);
     });

@@ -49,7 +49,7 @@ async function settle(answer: () => LightFetchOutcome, maxAttempts = 3) {
   } as unknown as PageTaskDeps;
   let attempts = 0;
   for (;;) {
-    const [lease] = await crawls.lease('crawl_r', 'r.test', 1, 60_000, Date.now());
+    const [lease] = (await crawls.lease('crawl_r', 'r.test', 1, 60_000, Date.now())).leases;
     if (!lease) break;
     attempts += 1;
     await runPageTask(deps, 'crawl_r', lease);

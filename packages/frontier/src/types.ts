@@ -98,6 +98,13 @@ export type PageResult =
   // fails with INTERNAL_FAILURE.
   | { kind: PageFailureKind; reason: PageFailureReason };
 
+/** What one lease call took. */
+export interface LeaseBatch {
+  leases: Lease[];
+  /** True for the one call that turned the crawl from `queued` to `running` (its first lease): log "started" once. */
+  started: boolean;
+}
+
 export interface CompleteResult {
   /** false: the lease was lost (expired and re-leased) or the crawl has ended; nothing was recorded. */
   accepted: boolean;
@@ -130,9 +137,10 @@ export interface CrawlStore {
   /** Hosts that have (had) queued URLs in the crawl. */
   hostsOf(crawlId: string): Promise<string[]>;
   /**
-   * Leases up to `max` queued requests of `host`. Nothing is leased unless the crawl is queued or running; the first lease turns `queued` into `running`.
+   * Leases up to `max` queued requests of `host`. Nothing is leased unless the crawl is queued or running; the first lease turns `queued` into `running`
+   * (and only that call reports `started`).
    */
-  lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<Lease[]>;
+  lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<LeaseBatch>;
   /**
    * Records a leased page's result and admits its links (already normalized, in scope and within depth):
    * each enters only if unseen and while the crawl has room under max_pages. Atomic.

@@ -62,11 +62,13 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3'), req('http://b.test/')]);
     const first = await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW);
-    expect(first.map((l) => l.request.url)).toEqual(['http://a.test/1', 'http://a.test/2']);
-    expect(new Set(first.map((l) => l.token)).size).toBe(2);
+    expect(first.leases.map((l) => l.request.url)).toEqual(['http://a.test/1', 'http://a.test/2']);
+    expect(new Set(first.leases.map((l) => l.token)).size).toBe(2);
+    expect(first.started).toBe(true);
     const second = await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW);
-    expect(second.map((l) => l.request.url)).toEqual(['http://a.test/3']);
-    expect(await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW)).toEqual([]);
+    expect(second.leases.map((l) => l.request.url)).toEqual(['http://a.test/3']);
+    expect(second.started).toBe(false);
+    expect(await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW)).toEqual({ leases: [], started: false });
     const snap = (await s.getCrawl(p.crawl_id))!;
     expect(snap.status).toBe('running');
     expect(snap.started_at).toBe(new Date(NOW).toISOString());
@@ -78,7 +80,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan({ max_pages: 4 });
     await s.createCrawl(p, [req('http://a.test/')]);
-    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [l] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     const links = ['http://a.test/', 'http://a.test/x', 'http://b.test/', 'http://c.test/', 'http://a.test/y'].map((u) => req(u, 1));
     const r = await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{"n":0}' }, links, NOW);
     expect(r).toEqual({ accepted: true, needBudget: false, seq: 0, newHosts: ['b.test', 'c.test'], finished: false });
@@ -96,7 +98,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
-    const [a, b, c] = await s.lease(p.crawl_id, 'a.test', 3, 30_000, NOW);
+    const [a, b, c] = (await s.lease(p.crawl_id, 'a.test', 3, 30_000, NOW)).leases;
     expect((await s.complete(p.crawl_id, a, { kind: 'failed', reason: 'http_error' }, [], NOW)).finished).toBe(false);
     expect((await s.complete(p.crawl_id, b, { kind: 'blocked', reason: 'robots_disallowed' }, [], NOW)).finished).toBe(false);
     const last = await s.complete(p.crawl_id, c, { kind: 'delivered', item: '{}' }, [], NOW + 5);
@@ -115,10 +117,10 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/')]);
-    const [root] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [root] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     const r = await s.complete(p.crawl_id, root, { kind: 'delivered', item: '0' }, [req('http://a.test/1', 1), req('http://a.test/2', 1)], NOW);
     expect(r.finished).toBe(false);
-    const [one, two] = await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW);
+    const [one, two] = (await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW)).leases;
     expect((await s.complete(p.crawl_id, one, { kind: 'delivered', item: '1' }, [req('http://a.test/', 2)], NOW)).finished).toBe(false);
     expect((await s.getCrawl(p.crawl_id))!.status).toBe('running');
     expect((await s.complete(p.crawl_id, two, { kind: 'delivered', item: '2' }, [], NOW)).finished).toBe(true);
@@ -129,7 +131,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/')]);
-    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [l] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     await s.complete(p.crawl_id, l, { kind: 'failed', reason: 'network_error' }, [], NOW);
     const snap = (await s.getCrawl(p.crawl_id))!;
     expect(snap.status).toBe('failed');
@@ -140,10 +142,10 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/')]);
-    const [old] = await s.lease(p.crawl_id, 'a.test', 1, 1_000, NOW);
+    const [old] = (await s.lease(p.crawl_id, 'a.test', 1, 1_000, NOW)).leases;
     expect(await s.reclaim(p.crawl_id, NOW + 500, 10)).toBe(0);
     expect(await s.reclaim(p.crawl_id, NOW + 1_000, 10)).toBe(1);
-    const [fresh] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW + 1_000);
+    const [fresh] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW + 1_000)).leases;
     expect(fresh.request.url).toBe('http://a.test/');
     expect(fresh.token).not.toBe(old.token);
     expect((await s.complete(p.crawl_id, old, { kind: 'delivered', item: '"old"' }, [], NOW)).accepted).toBe(false);
@@ -156,13 +158,13 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2')]);
-    const [one] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [one] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     expect(await s.requeue(p.crawl_id, one, 'http_429')).toBe(true);
     expect(await s.requeue(p.crawl_id, one, 'http_429')).toBe(false);
-    const [two] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [two] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     expect(two.request.url).toBe('http://a.test/2');
     expect(await s.requeue(p.crawl_id, two, null)).toBe(true);
-    const again = await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW);
+    const again = (await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW)).leases;
     expect(again.map((l) => [l.request.url, l.request.attempt])).toEqual([
       ['http://a.test/2', 0],
       ['http://a.test/1', 1],
@@ -176,7 +178,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2')]);
-    const [a, b] = await s.lease(p.crawl_id, 'a.test', 2, 1_000, NOW);
+    const [a, b] = (await s.lease(p.crawl_id, 'a.test', 2, 1_000, NOW)).leases;
     await s.reclaim(p.crawl_id, NOW + 2_000, 1);
     const lost = await s.renew(p.crawl_id, [a.token, b.token], 30_000, NOW + 2_000);
     expect(lost).toHaveLength(1);
@@ -187,11 +189,11 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
-    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [l] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     expect(await s.transition(p.crawl_id, ['queued', 'running'], 'paused', NOW)).toBe(true);
     expect(await s.statusOf(p.crawl_id)).toBe('paused');
     expect(await s.statusOf('crawl_missing')).toBeNull();
-    expect(await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).toEqual([]);
+    expect((await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases).toEqual([]);
     expect(await s.transition(p.crawl_id, ['queued', 'running'], 'paused', NOW)).toBe(false);
     expect(await s.transition(p.crawl_id, ['paused'], 'running', NOW)).toBe(true);
     expect(await s.transition(p.crawl_id, ['running'], 'expired', NOW + 9, { code: 'crawl_timeout', message: 'x' })).toBe(true);
@@ -208,7 +210,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
-    const [retry, release] = await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW);
+    const [retry, release] = (await s.lease(p.crawl_id, 'a.test', 2, 30_000, NOW)).leases;
     expect(await s.transition(p.crawl_id, ['queued', 'running'], 'budget_exhausted', NOW)).toBe(true);
     expect(await s.requeue(p.crawl_id, retry, 'network')).toBe(false);
     expect(await s.requeue(p.crawl_id, release, null)).toBe(false);
@@ -222,7 +224,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan({ billing_mode: 'enforce' });
     await s.createCrawl(p, [req('http://a.test/')]);
-    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [l] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     expect((await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [], NOW)).needBudget).toBe(true);
     expect(await s.addBudget(p.crawl_id, 1)).toBe(1);
     expect((await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [], NOW)).accepted).toBe(true);
@@ -244,7 +246,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const keep = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://b.test/1')]);
     await s.createCrawl(keep, [req('http://a.test/1')]);
-    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const [l] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW)).leases;
     await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{"n":1}' }, [req('http://a.test/2', 1)], NOW);
     expect(await s.transition(p.crawl_id, ['running'], 'completed', NOW)).toBe(true);
     await s.expireCrawl(p.crawl_id, 300);
@@ -352,7 +354,10 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const p = plan({ max_pages: 25 });
     const seeds = Array.from({ length: 10 }, (_, i) => req(`http://h${i}.test/`));
     await s.createCrawl(p, seeds);
-    const leases = (await Promise.all(seeds.map((r) => s.lease(p.crawl_id, r.host, 1, 30_000, NOW)))).flat();
+    const batches = await Promise.all(seeds.map((r) => s.lease(p.crawl_id, r.host, 1, 30_000, NOW)));
+    // Ten lease calls at once: exactly one of them started the crawl (it is logged once, whoever leased first).
+    expect(batches.filter((b) => b.started)).toHaveLength(1);
+    const leases = batches.flatMap((b) => b.leases);
     await Promise.all(
       leases.map((l, i) =>
         s.complete(
@@ -377,7 +382,7 @@ describe('redis crawl store', () => {
     const s = new RedisCrawlStore(redis.conn, prefix);
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://b.test/1')]);
-    const [l] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, Date.now());
+    const [l] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, Date.now())).leases;
     await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [], Date.now());
     const keys = () => redis.conn.keys(`${prefix}*`);
     expect((await keys()).length).toBeGreaterThanOrEqual(6); // meta, seen, leases, items, hosts, two queues

@@ -29,6 +29,8 @@ export class HostScheduler {
     private readonly settings: WorkerSettings,
     /** Store failures met here (they never reach Crawlee: a rejected fetch of the next request would end its run). */
     private readonly onError: (err: unknown) => void = () => undefined,
+    /** The lease call that started a crawl (its first page, whichever worker leased it): called once per crawl. */
+    private readonly onCrawlStarted: (crawlId: string) => void = () => undefined,
   ) {}
 
   // --- shard ownership (driven by the shard keeper) ---
@@ -49,14 +51,19 @@ export class HostScheduler {
     s.slowUntil = Math.max(s.slowUntil, slowUntil);
     return s;
   }
-  /** Gives up a host: buffered (not started) leases go back to the front of their queues at once. */
-  async dropHost(host: string): Promise<void> {
+  /**
+   * Gives up a host: buffered (not started) leases go back to the front of their queues at once. Returns how many
+   * went back (a lease the store could not take lapses instead).
+   */
+  async dropHost(host: string): Promise<number> {
     const s = this.slots.get(host);
-    if (!s) return;
+    if (!s) return 0;
     this.slots.delete(host);
     this.order = this.order.filter((h) => h !== host);
     const buffered = s.buffer.splice(0);
-    for (const h of buffered) await this.giveBack(h.crawlId, h.lease, null);
+    let back = 0;
+    for (const h of buffered) if (await this.giveBack(h.crawlId, h.lease, null)) back++;
+    return back;
   }
   /** Buffered and in-flight lease tokens per crawl, for renewal. */
   tokensByCrawl(): Map<string, string[]> {
@@ -123,6 +130,10 @@ export class HostScheduler {
   handledCount(): number {
     return this.handled;
   }
+  /** Pages started here and not yet handled. */
+  inFlightCount(): number {
+    return this.held.size;
+  }
   totalCount(): number {
     return this.handled + this.held.size;
   }
@@ -173,15 +184,17 @@ export class HostScheduler {
     if (h) await this.giveBack(h.crawlId, h.lease, 'internal');
   }
 
-  /** Ends every held lease locally (shutdown): buffered ones go back to their queues. */
   /** Resolves once no leased page is in flight here, or after `ms` (what is still running then lapses with its lease). */
   async drain(ms: number): Promise<void> {
     const until = Date.now() + ms;
     while (this.held.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   }
 
-  async shutdown(): Promise<void> {
-    for (const host of [...this.slots.keys()]) await this.dropHost(host);
+  /** Drops every host still held (shutdown): their buffered leases go back to their queues. Returns how many. */
+  async shutdown(): Promise<number> {
+    let back = 0;
+    for (const host of [...this.slots.keys()]) back += await this.dropHost(host);
+    return back;
   }
 
   private take(s: HostSlot): Held {
@@ -217,7 +230,9 @@ export class HostScheduler {
     try {
       for (let i = 0; i < s.crawls.length && got.length === 0; i++) {
         crawlId = s.crawls[s.rr++ % s.crawls.length];
-        got = await this.crawls.lease(crawlId, s.host, want, this.settings.leaseMs, Date.now());
+        const batch = await this.crawls.lease(crawlId, s.host, want, this.settings.leaseMs, Date.now());
+        if (batch.started) this.onCrawlStarted(crawlId);
+        got = batch.leases;
       }
     } catch (err) {
       // The store did not answer: this host asks again shortly; the worker itself carries on.
@@ -239,11 +254,12 @@ export class HostScheduler {
   }
 
   /** Returns a lease to its queue; if the store cannot take it now, the lease lapses and is reclaimed instead. */
-  private async giveBack(crawlId: string, lease: Lease, category: string | null): Promise<void> {
+  private async giveBack(crawlId: string, lease: Lease, category: string | null): Promise<boolean> {
     try {
-      await this.crawls.requeue(crawlId, lease, category);
+      return await this.crawls.requeue(crawlId, lease, category);
     } catch (err) {
       this.onError(err);
+      return false;
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   type FrontierRequest,
   type HostLoad,
   type Lease,
+  type LeaseBatch,
   type PageResult,
 } from '../types.ts';
 
@@ -130,22 +131,23 @@ export class MemoryCrawlStore implements CrawlStore {
     return [...(this.live(crawlId)?.queues.keys() ?? [])];
   }
 
-  async lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<Lease[]> {
+  async lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<LeaseBatch> {
     const s = this.live(crawlId);
-    if (!s || (s.status !== 'queued' && s.status !== 'running')) return [];
+    if (!s || (s.status !== 'queued' && s.status !== 'running')) return { leases: [], started: false };
     const q = s.queues.get(host);
-    if (!q || q.length === 0) return [];
+    if (!q || q.length === 0) return { leases: [], started: false };
     const out: Lease[] = [];
     for (const request of q.splice(0, max)) {
       const token = leaseTokenPrefix(now);
       s.leases.set(token, { request, until: now + leaseMs });
       out.push({ token, request: { ...request } });
     }
-    if (s.status === 'queued') {
+    const started = s.status === 'queued';
+    if (started) {
       s.status = 'running';
       s.started_at = iso(now);
     }
-    return out;
+    return { leases: out, started };
   }
 
   async complete(crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[], now: number): Promise<CompleteResult> {

@@ -11,6 +11,7 @@ import {
   type FrontierRequest,
   type HostLoad,
   type Lease,
+  type LeaseBatch,
   type PageResult,
 } from '../types.ts';
 import { FrontierKeys } from './keys.ts';
@@ -132,20 +133,21 @@ export class RedisCrawlStore implements CrawlStore {
     return this.redis.hKeys(this.k.crawl(crawlId).hosts);
   }
 
-  async lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<Lease[]> {
+  async lease(crawlId: string, host: string, max: number, leaseMs: number, now: number): Promise<LeaseBatch> {
     const c = this.k.crawl(crawlId);
-    const got = await scripts['crawl-lease'].run<string[]>(this.redis, [c.meta, c.leases, c.queue(host)], [
+    const [started, ...got] = await scripts['crawl-lease'].run<[number, ...string[]]>(this.redis, [c.meta, c.leases, c.queue(host)], [
       now + leaseMs,
       max,
       leaseTokenPrefix(now),
       host,
       iso(now),
     ]);
-    return got.map((m) => {
+    const leases = got.map((m) => {
       const lease = parseMember(m);
       this.members.set(lease.token, m);
       return lease;
     });
+    return { leases, started: started === 1 };
   }
 
   async complete(crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[], now: number): Promise<CompleteResult> {

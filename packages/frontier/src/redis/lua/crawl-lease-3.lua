@@ -3,11 +3,12 @@
 -- KEYS[3] the host's queue list
 -- ARGV[1] lease expiry (ms)   ARGV[2] max requests   ARGV[3] token prefix (unique per call)   ARGV[4] host
 -- ARGV[5] now (ISO, for started_at)
--- Returns the lease members; empty unless the crawl is queued or running. The first lease starts the crawl.
+-- Returns {started, member...}: started is 1 for the one call whose lease started the crawl (queued -> running),
+-- else 0; no members unless the crawl is queued or running.
 local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'queued' and status ~= 'running' then return {} end
+if status ~= 'queued' and status ~= 'running' then return {0} end
 local popped = redis.call('LPOP', KEYS[3], ARGV[2])
-if not popped then return {} end
+if not popped then return {0} end
 local zargs = {}
 for i, json in ipairs(popped) do
   local m = ARGV[3] .. i .. '\n' .. ARGV[4] .. '\n' .. json
@@ -16,5 +17,10 @@ for i, json in ipairs(popped) do
   zargs[#zargs + 1] = m
 end
 redis.call('ZADD', KEYS[2], unpack(zargs))
-if status == 'queued' then redis.call('HSET', KEYS[1], 'status', 'running', 'started_at', ARGV[5]) end
+local started = 0
+if status == 'queued' then
+  redis.call('HSET', KEYS[1], 'status', 'running', 'started_at', ARGV[5])
+  started = 1
+end
+table.insert(popped, 1, started)
 return popped
