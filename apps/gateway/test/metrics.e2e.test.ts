@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTrendsSimulator, type TrendsSimulator } from '../../trends-simulator/src/simulator.ts';
 import { startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
 import { CRAWL_TEST_ENV, startCrawlEnv } from '@trawl/test-support/crawl-modes.ts';
 import { startFixtureSite, type FixtureSite } from '@trawl/test-support/fixture-site.ts';
 import { freePort } from '@trawl/test-support/free-port.ts';
 import { TEST_KEY, startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { startWorkerProcess, stopAllProcesses } from '@trawl/test-support/processes.ts';
+import { createTrendsJob, PIZZA_GRAIN, waitForTrendsJob } from '@trawl/test-support/trends-client.ts';
 
 const ADMIN = 'admin-token-0123456789abcdef';
 
@@ -33,16 +35,25 @@ const total = (samples: Sample[], name: string, labels: Record<string, string> =
 
 describe('/metrics (embedded gateway)', () => {
   let site: FixtureSite;
+  let sim: TrendsSimulator;
   let gw: TestGateway;
   const secrets: string[] = [];
 
   beforeAll(async () => {
-    site = await startFixtureSite();
-    gw = await startTestGateway({ ...CRAWL_TEST_ENV, TRAWL_ADMIN_TOKEN: ADMIN, TRAWL_WORKERS: '1', TRAWL_METRICS_PORT: '0' });
+    [site, sim] = await Promise.all([startFixtureSite(), startTrendsSimulator()]);
+    gw = await startTestGateway({
+      ...CRAWL_TEST_ENV,
+      TRAWL_ADMIN_TOKEN: ADMIN,
+      TRAWL_WORKERS: '1',
+      TRAWL_METRICS_PORT: '0',
+      TRAWL_TRENDS_BASE_URL: sim.url,
+      TRAWL_TRENDS_RPM: '6000',
+    });
   });
   afterAll(async () => {
     await gw?.close();
     await site?.close();
+    await sim?.close();
   });
 
   const scrape = () => fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } });
@@ -94,6 +105,27 @@ describe('/metrics (embedded gateway)', () => {
     expect(plain.status).toBe(200);
     expect(total(parse(await plain.text()), 'trawl_http_requests_total', { route: '/v1/fetch' })).toBe(1);
     expect((await fetch(`${gw.runtime.metrics!.url}/other`)).status).toBe(404);
+  });
+
+  it('counts a waterfall fallback to the browser and the upstream calls of a trends job, by reason and endpoint', async () => {
+    const shell = await gw.call('POST', '/v1/fetch', { url: `${site.origin('metrics.test')}/js-shell` });
+    expect(shell.status).toBe(200);
+    expect(((await shell.json()) as { result: { audit: { engine_winner: string } } }).result.audit.engine_winner).toBe('browser');
+    const job = await createTrendsJob(gw, { ...PIZZA_GRAIN, keyword: 'metrics' });
+    expect((await waitForTrendsJob(gw, job.id)).state).toBe('completed');
+
+    const samples = parse(await (await scrape()).text());
+    // Nothing else this process ran fell back: the one render of the script-only shell.
+    expect(total(samples, 'trawl_waterfall_fallbacks_total')).toBe(1);
+    expect(total(samples, 'trawl_waterfall_fallbacks_total', { reason: 'script_only' })).toBe(1);
+    expect(total(samples, 'trawl_pages_fetched_total', { engine: 'browser', outcome: 'completed' })).toBe(1);
+    // The simulator's log of what it was asked, call by call, against the counter's endpoints and outcomes.
+    const asked = sim.calls();
+    expect(asked.map((c) => c.endpoint)).toEqual(['cookie', 'explore', 'relatedsearches']);
+    expect(total(samples, 'trawl_trends_upstream_calls_total')).toBe(3);
+    for (const endpoint of ['cookie', 'explore', 'relatedsearches']) {
+      expect(total(samples, 'trawl_trends_upstream_calls_total', { endpoint, outcome: 'ok' }), endpoint).toBe(1);
+    }
   });
 
   it('refuses a scrape without the admin token, and an API key, with 401', async () => {
