@@ -36,6 +36,7 @@ const ADAPTERS = [
   ['prom-client', '^packages/metrics/src/prometheus\\.ts$'],
   ['@trpc/server', '^packages/admin/src/trpc\\.ts$'],
   ['@trpc/client', '^packages/admin/src/client\\.ts$'],
+  ['(pino|pino-pretty)', '^packages/process/src/logger\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '@trawl/config';
+import { createLogger } from '@trawl/process';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/start.ts';
 
 export const TEST_KEY = 'test-key-0123456789abcdef';
@@ -39,15 +39,14 @@ export async function startTestGateway(env: Record<string, string> = {}, now?: (
     ...RATE_LIMITS_OFF,
     ...env,
   });
+  // Every line of the gateway's logger (requests, workers, faults) at the configured LOG_LEVEL, parsed.
   const logs: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line));
-      cb();
+  const stream = {
+    write(chunk: string) {
+      for (const line of chunk.split('\n')) if (line.trim()) logs.push(JSON.parse(line));
     },
-  });
-  const { loggerOptions } = await import('../../apps/gateway/src/app.ts');
-  const g = await startGateway(config, { logger: { ...loggerOptions('info'), stream }, now });
+  };
+  const g = await startGateway(config, { log: createLogger(config, { name: 'trawl-gateway', stream }), now });
   return {
     ...g,
     logs,

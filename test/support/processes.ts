@@ -13,6 +13,8 @@ export interface ManagedProcess {
   child: ChildProcess;
   /** stdout and stderr so far (the tail, for failure messages). */
   output(): string;
+  /** stdout alone so far (the tail): the process's log lines. */
+  stdout(): string;
   /** Resolves with the first output line matching `re`; rejects when the process exits first or on timeout. */
   waitForLine(re: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGKILL: no shutdown code runs, leases and shards are simply abandoned. */
@@ -49,6 +51,7 @@ export function spawnTrawl(name: string, script: string, env: Record<string, str
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let stdout = '';
   let pending = '';
   const waiters: { re: RegExp; resolve(line: string): void }[] = [];
   const onData = (chunk: Buffer) => {
@@ -66,7 +69,10 @@ export function spawnTrawl(name: string, script: string, env: Record<string, str
       }
     }
   };
-  child.stdout!.on('data', onData);
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout = (stdout + chunk.toString('utf8')).slice(-MAX_OUTPUT);
+    onData(chunk);
+  });
   child.stderr!.on('data', onData);
   let exitedFlag = false;
   const exit = new Promise<void>((resolve) => {
@@ -81,6 +87,7 @@ export function spawnTrawl(name: string, script: string, env: Record<string, str
     pid: child.pid ?? -1,
     child,
     output: () => out,
+    stdout: () => stdout,
     exited: () => exitedFlag,
     waitForLine(re, timeoutMs = 30_000) {
       return new Promise<string>((resolve, reject) => {
@@ -115,11 +122,15 @@ export function spawnTrawl(name: string, script: string, env: Record<string, str
   return p;
 }
 
-/** A worker process (`apps/worker/src/main.ts`), resolved once it reports its worker ids. */
-export async function startWorkerProcess(name: string, env: Record<string, string>): Promise<ManagedProcess & { workerIds: string[] }> {
+/** A worker process (`apps/worker/src/main.ts`), resolved once its banner (stderr) names its crawl workers and trends runners. */
+export async function startWorkerProcess(
+  name: string,
+  env: Record<string, string>,
+): Promise<ManagedProcess & { workerIds: string[]; trendsRunnerIds: string[] }> {
   const p = spawnTrawl(name, 'apps/worker/src/main.ts', env);
-  const line = await p.waitForLine(/"msg":"trawl worker started"/, 60_000);
-  return Object.assign(p, { workerIds: (JSON.parse(line) as { workers: string[] }).workers });
+  const line = await p.waitForLine(/^Trawl worker running /, 60_000);
+  const ids = (label: string) => (new RegExp(`${label}: (\\S*)`).exec(line)?.[1] ?? '').split(',').filter((id) => id !== '');
+  return Object.assign(p, { workerIds: ids('crawl workers'), trendsRunnerIds: ids('trends runners') });
 }
 
 /** A gateway process (`apps/gateway/src/main.ts`, PORT 0, rate limits off unless `env` sets them), resolved with its URL once it listens. */

@@ -24,8 +24,7 @@ const logs = () => workers.map((w) => `--- ${w.name}\n${w.output()}`).join('\n')
 
 async function addWorker(): Promise<ManagedProcess & { trendsRunner: string }> {
   const p = await startWorkerProcess(`worker ${workers.length + 1}`, env);
-  const line = p.output().split('\n').find((l) => l.includes('"msg":"trawl worker started"'))!;
-  const w = Object.assign(p, { trendsRunner: (JSON.parse(line) as { trends_runners: string[] }).trends_runners[0] });
+  const w = Object.assign(p, { trendsRunner: p.trendsRunnerIds[0] });
   workers.push(w);
   return w;
 }

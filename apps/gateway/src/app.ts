@@ -1,6 +1,7 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Logger } from '@trawl/process';
 import type { GatewayContext } from './context.ts';
 import { checkHealth, checkReadiness } from './health.ts';
 import { completedReplay } from './idempotency.ts';
@@ -28,30 +29,21 @@ declare module 'fastify' {
   }
 }
 
-export interface AppOptions {
-  /** pino options; false silences logs (tests). */
-  logger?: boolean | Record<string, unknown>;
-}
+/**
+ * The gateway's lines on the process logger: the request id on each, a request as its method and route pattern
+ * (never the raw URL: query strings are the caller's data), a reply as its status; never a header or a body.
+ */
+const HTTP_LOG = {
+  redact: { paths: ['req.headers', 'headers', 'res.headers'], remove: true },
+  serializers: {
+    req: (req: { method: string; routeOptions?: { url?: string } }) => ({ method: req.method, route: req.routeOptions?.url ?? 'unmatched' }),
+    res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  },
+};
 
-/** pino options: JSON logs carrying the request id; never the Authorization header or a body. */
-export function loggerOptions(level: string): Record<string, unknown> {
-  return {
-    level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], remove: true },
-    serializers: {
-      req: (req: { method: string; routeOptions?: { url?: string }; url: string }) => ({
-        method: req.method,
-        // The route pattern, not the raw URL: query strings are the caller's data.
-        route: req.routeOptions?.url ?? 'unmatched',
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  };
-}
-
-export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(ctx: GatewayContext, log: Logger): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? loggerOptions(ctx.config.LOG_LEVEL),
+    loggerInstance: log.child({}, HTTP_LOG) as FastifyBaseLogger,
     genReqId: genRequestId,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 2 * 1024 * 1024,

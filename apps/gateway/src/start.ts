@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrawlConfig } from '@trawl/config';
 import { crawlRunSource, type CrawlServices, type CrawlWorker } from '@trawl/crawler';
-import { crawlRetentionMs, createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Runtime } from '@trawl/process';
+import { crawlRetentionMs, createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Logger, type Runtime } from '@trawl/process';
 import type { TrendsRunner } from '@trawl/trends';
-import { buildApp, type AppOptions } from './app.ts';
+import { buildApp } from './app.ts';
 import { BootstrapKeeper, bootstrapDefaultTeam, type Bootstrap } from './bootstrap.ts';
 import type { GatewayContext } from './context.ts';
 
@@ -18,13 +18,19 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+export interface GatewayOptions {
+  now?: () => number;
+  /** The process's logger (runProcess makes it; tests pass one writing to a stream); by default one on stdout. */
+  log?: Logger;
+}
+
 /**
  * Builds a gateway from a parsed configuration. Embedded (no REDIS_URL): in-memory state and TRAWL_WORKERS
  * (default 1) crawl workers in this process. Cluster: state in Redis; workers run as `npm run worker` unless
  * TRAWL_WORKERS asks for some here too.
  */
-export async function createGateway(config: TrawlConfig, opts: AppOptions & { now?: () => number } = {}) {
-  const runtime = await createRuntime(config, { now: opts.now, name: 'trawl-gateway' });
+export async function createGateway(config: TrawlConfig, opts: GatewayOptions = {}) {
+  const runtime = await createRuntime(config, { now: opts.now, name: 'trawl-gateway', log: opts.log });
   const { store, now } = runtime;
   const workerCount = config.TRAWL_WORKERS ?? (config.REDIS_URL ? 0 : 1);
   // Faults of background work: one JSON line each, a Redis outage once when it begins and once when it ends.
@@ -41,6 +47,7 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
     artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S,
     crawlRetentionMs: crawlRetentionMs(config),
     now,
+    log: runtime.log,
   };
   const ctx: GatewayContext = {
     config,
@@ -61,7 +68,7 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
   const bootstrap = await bootstrapDefaultTeam(store, config);
   // A Redis without persistence comes back empty: the bootstrap team and key are there again at reconnection.
   runtime.redis?.on('ready', () => void keeper.ensure());
-  const app = await buildApp(ctx, opts);
+  const app = await buildApp(ctx, runtime.log);
   const close = async () => {
     await app.close();
     for (const w of workers) await w.stop();
@@ -71,7 +78,7 @@ export async function createGateway(config: TrawlConfig, opts: AppOptions & { no
   return { app, ctx, runtime, workers, trendsRunners, bootstrap, close };
 }
 
-export async function startGateway(config: TrawlConfig, opts: AppOptions & { now?: () => number } = {}): Promise<RunningGateway> {
+export async function startGateway(config: TrawlConfig, opts: GatewayOptions = {}): Promise<RunningGateway> {
   const g = await createGateway(config, opts);
   const address = await g.app.listen({ port: config.PORT, host: config.HOST });
   return { ...g, url: address };

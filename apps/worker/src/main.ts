@@ -1,19 +1,21 @@
 import { createRuntime, runProcess, runtimeFaultLog, startTrendsRunners, startWorkers } from '@trawl/process';
 
-// `npm run worker`: one worker actor process against the shared Redis (REDIS_URL is required).
-await runProcess(async (config) => {
+// `npm run worker`: one worker actor process against the shared Redis (REDIS_URL is required). The banner goes
+// to stderr: stdout is the log stream (README "Logging").
+await runProcess('trawl-worker', async (config, log) => {
   if (!config.REDIS_URL) {
     process.stderr.write('npm run worker needs REDIS_URL (embedded mode runs its workers inside `npm start`)\n');
     process.exit(2);
   }
-  const runtime = await createRuntime(config, { name: 'trawl-worker' });
-  // One JSON line per fault (no URLs, headers or bodies); a Redis outage is logged when it begins and ends.
+  const runtime = await createRuntime(config, { name: 'trawl-worker', log });
+  // Faults of background work: one line each; a Redis outage is logged when it begins and when it ends.
   const onError = runtimeFaultLog(runtime);
   const workers = startWorkers(runtime, Math.max(1, config.TRAWL_WORKERS ?? 1), onError);
   const trendsRunners = startTrendsRunners(runtime, 1, onError);
-  process.stdout.write(
-    `${JSON.stringify({ msg: 'trawl worker started', workers: workers.map((w) => w.id), trends_runners: trendsRunners.map((r) => r.id), pid: process.pid, metrics: runtime.metrics?.url ?? null })}\n`,
-  );
+  const ids = { workers: workers.map((w) => w.id), trends_runners: trendsRunners.map((r) => r.id) };
+  process.stderr.write(`Trawl worker running  crawl workers: ${ids.workers.join(',')}  trends runners: ${ids.trends_runners.join(',')}\n`);
+  if (runtime.metrics) process.stderr.write(`Metrics: ${runtime.metrics.url}/metrics\n`);
+  log.info(ids, 'worker process started');
   return {
     // Graceful: in-flight pages finish, shards and buffered leases go back at once; trends jobs in flight go back
     // to the queue for another worker.

@@ -89,6 +89,8 @@ export const EnvSchema = z.object({
   TRAWL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   TRAWL_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `1`: human-readable log lines; `0`: JSON lines; unset: human-readable when stdout is a terminal, else JSON. */
+  LOG_PRETTY: z.enum(['0', '1']).optional(),
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;
 

@@ -11,3 +11,4 @@ export * from './rate-limits.ts';
 export * from './quotas.ts';
 export * from './util/lru-map.ts';
 export * from './util/record-index.ts';
+export * from './util/log.ts';

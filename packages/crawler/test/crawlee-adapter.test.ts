@@ -1,4 +1,6 @@
 import { BasicCrawler } from '@crawlee/basic';
+import { log as crawleeLog } from '@crawlee/core';
+import { SILENT_LOG, type Log } from '@trawl/contract';
 import { MemoryCrawlStore } from '@trawl/frontier';
 import { describe, expect, it } from 'vitest';
 import { attachRequestManager, createBasicCrawler, createPageRunner, SchedulerRequestManager } from '../src/worker/crawlee-adapter.ts';
@@ -36,7 +38,7 @@ describe('Crawlee adapter', () => {
     const scheduler = new HostScheduler(crawls, s);
     scheduler.addHost('h.test', 0).crawls = ['crawl_a'];
     const seen: string[] = [];
-    const runner = createPageRunner(scheduler, s, async (token) => {
+    const runner = createPageRunner(scheduler, s, SILENT_LOG, async (token) => {
       const held = scheduler.heldLease(token);
       seen.push(held ? held.lease.request.url : `unknown ${token}`);
     });
@@ -51,5 +53,22 @@ describe('Crawlee adapter', () => {
     expect(seen.sort()).toEqual(pages('h.test', 3));
     // Every page went back through markRequestHandled: nothing is left held.
     expect([scheduler.handledCount(), scheduler.totalCount()]).toEqual([3, 3]);
+  });
+
+  it('hands what Crawlee still logs to the process log as one error line, its text as the err the process logger scrubs', () => {
+    const seen: [Record<string, unknown>, string][] = [];
+    const target: Log = { ...SILENT_LOG, error: (fields, msg) => void seen.push([fields, msg]) };
+    createPageRunner(new HostScheduler(new MemoryCrawlStore(), s), s, target, async () => undefined);
+    const boom = new Error('handler broke');
+    crawleeLog.error('Request failed: http://site.test/private?token=1', { url: 'http://site.test/private' });
+    crawleeLog.exception(boom, 'Request failed: http://site.test/private');
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toEqual([{ source: 'crawlee', err: 'Request failed: http://site.test/private?token=1' }, 'crawlee error']);
+    expect(seen[1][1]).toBe('crawlee error');
+    const err = seen[1][0].err as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect([err.name, err.message]).toEqual(['Error', 'handler broke']);
+    // Crawlee's copy of the stack (cut at its length limit): its frames, for the process logger to keep.
+    expect(err.stack).toMatch(/^Error: handler broke\n\s+at .*crawlee-adapter\.test\.ts/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SILENT_LOG } from '@trawl/contract';
 import {
   MemoryCrawlStore,
   MemoryShardDirectory,
@@ -32,7 +33,7 @@ const backends: [string, () => { store: Store; crawls: CrawlStore; directory: Sh
 describe.each(backends)('operator crawls: %s', (_name, make) => {
   let clock = Date.parse('2024-05-01T00:00:00Z');
   function services(): CrawlServices {
-    return { ...make(), billingMode: 'shadow', artifactRetentionS: 60, crawlRetentionMs: 60_000, now: () => clock };
+    return { ...make(), billingMode: 'shadow', artifactRetentionS: 60, crawlRetentionMs: 60_000, now: () => clock, log: SILENT_LOG };
   }
   async function crawlFor(svc: CrawlServices, teamId: string, urls: string[]) {
     clock += 1_000;
@@ -112,7 +113,7 @@ describe.each(backends)('operator crawls: %s', (_name, make) => {
   it('cancels a crawl: failed/cancelled, its work dropped, late pages refused, settled like any ended crawl', async () => {
     const svc = services();
     const crawlId = await crawlFor(svc, 'team_e', ['http://e.test/1', 'http://e.test/2', 'http://e.test/3', 'http://f.test/']);
-    const [done, late] = await svc.crawls.lease(crawlId, 'e.test', 2, 60_000, clock);
+    const { leases: [done, late] } = await svc.crawls.lease(crawlId, 'e.test', 2, 60_000, clock);
     expect((await svc.crawls.complete(crawlId, done, { kind: 'delivered', item: '{}' }, [], clock)).accepted).toBe(true);
     let announced = 0;
     const stop = await svc.directory.watchWork(() => announced++);

@@ -315,7 +315,7 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     const s = make();
     const p = plan();
     await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://b.test/1')]);
-    const [running] = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
+    const { leases: [running] } = await s.lease(p.crawl_id, 'a.test', 1, 30_000, NOW);
     const failure = { code: 'cancelled', message: 'stopped' };
     expect(await s.transition(p.crawl_id, ['queued', 'running', 'paused'], 'failed', NOW + 1, failure)).toBe(true);
     const snap = (await s.getCrawl(p.crawl_id))!;

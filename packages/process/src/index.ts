@@ -17,6 +17,7 @@ import { countStoreUnavailable, MetricsPortError, runtimeGauges } from './metric
 import { contentPoolSettings, createContentProcessor, type ContentProcessor } from '@trawl/scrape';
 import { ARTIFACT_TOMBSTONE_S, MemoryStore, RedisStore, type Store } from '@trawl/store';
 import { createFaultLog, type FaultLog } from './fault-log.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
 
 /** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
@@ -36,11 +37,15 @@ export interface Runtime {
   now: () => number;
   /** The plain metrics listener (TRAWL_METRICS_PORT), or null when not configured. */
   metrics: MetricsServer | null;
+  /** The process's logger (README "Logging"), handed to the workers and the gateway. */
+  log: Logger;
   close(): Promise<void>;
 }
 
-export async function createRuntime(config: TrawlConfig, opts: { now?: () => number; name?: string } = {}): Promise<Runtime> {
+/** `log`: the process's logger (runProcess makes it); without one, a logger of LOG_LEVEL named `name` on stdout. */
+export async function createRuntime(config: TrawlConfig, opts: { now?: () => number; name?: string; log?: Logger } = {}): Promise<Runtime> {
   const now = opts.now ?? Date.now;
+  const log = opts.log ?? createLogger(config, { name: opts.name ?? 'trawl' });
   const rules = HostResolverRules.parse(config.TRAWL_HOST_RESOLVER_RULES);
   const guard = new SsrfGuard({ allowPrivate: config.TRAWL_ALLOW_PRIVATE, rules });
   const light = createLightEngine({ guard, proxyUrl: config.TRAWL_PROXY_URL });
@@ -99,6 +104,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     trends,
     now,
     metrics,
+    log,
     async close() {
       stopGauges();
       await metrics?.close();
@@ -150,6 +156,7 @@ export function startWorkers(rt: Runtime, count: number, onError?: (err: unknown
       content: rt.content,
       settings: workerSettings(rt.config),
       onError,
+      log: rt.log,
     });
     w.start();
     workers.push(w);
@@ -170,7 +177,7 @@ export function trendsSettings(config: TrawlConfig): TrendsRunnerSettings {
 }
 
 /** Starts `count` search-trends job runners on a runtime; they share one upstream client (and its NID cookie). */
-export function startTrendsRunners(rt: Runtime, count: number, onError?: (err: unknown) => void): TrendsRunner[] {
+export function startTrendsRunners(rt: Runtime, count: number, onError: (err: unknown) => void): TrendsRunner[] {
   const client = new TrendsClient({
     http: rt.light,
     baseUrl: rt.config.TRAWL_TRENDS_BASE_URL,
@@ -186,15 +193,16 @@ export function startTrendsRunners(rt: Runtime, count: number, onError?: (err: u
   return runners;
 }
 export { runProcess } from './process-main.ts';
-export { createFaultLog, faultLine, installFaultHandlers, scrubMessage, type FaultKind, type FaultLog } from './fault-log.ts';
+export { createLogger, prettyLines, type Logger, type LoggerTarget } from './logger.ts';
+export type { FaultLog } from './fault-log.ts';
 
 /**
  * The error sink for a runtime's background work: outages are logged once when they begin (the connection's own
  * error, or the first command that failed) and once when the connection is ready again (node-redis emits `ready`
  * after every reconnection), so a gateway without workers reports them too.
  */
-export function runtimeFaultLog(rt: Runtime, write?: (line: string) => void): FaultLog {
-  const log = createFaultLog(write);
+export function runtimeFaultLog(rt: Runtime): FaultLog {
+  const log = createFaultLog(rt.log);
   rt.redis?.on('error', (err: unknown) => {
     countStoreUnavailable('connection', err, isStoreUnavailable);
     log(err);

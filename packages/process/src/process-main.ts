@@ -1,16 +1,16 @@
 import { ConfigError, loadConfig, type TrawlConfig } from '@trawl/config';
 import { RedisUnreachableError } from '@trawl/redis';
 import { installFaultHandlers } from './fault-log.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { MetricsPortError } from './metrics.ts';
 
 /**
- * The shell of a Trawl process: install the process-wide fault handlers (an unhandled rejection is logged and
- * the process carries on; an uncaught exception is logged and exits 1 for the supervisor to restart it), parse
- * the configuration (a bad value exits 2 with the message, no stack), start, and on SIGINT/SIGTERM stop once,
- * gracefully, then exit.
+ * The shell of a Trawl process: parse the configuration (a bad value exits 2 with the message, no stack), create
+ * the process's logger (`name` on every line), install the process-wide fault handlers (an unhandled rejection is
+ * logged and the process carries on; an uncaught exception is logged and exits 1 for the supervisor to restart
+ * it), start, and on SIGINT/SIGTERM stop once, gracefully, logging the shutdown, then exit.
  */
-export async function runProcess(start: (config: TrawlConfig) => Promise<{ stop(): Promise<void> }>): Promise<void> {
-  installFaultHandlers();
+export async function runProcess(name: string, start: (config: TrawlConfig, log: Logger) => Promise<{ stop(): Promise<void> }>): Promise<void> {
   let running: { stop(): Promise<void> };
   let config: TrawlConfig;
   try {
@@ -22,8 +22,10 @@ export async function runProcess(start: (config: TrawlConfig) => Promise<{ stop(
     }
     throw err;
   }
+  const log = createLogger(config, { name });
+  installFaultHandlers(log);
   try {
-    running = await start(config);
+    running = await start(config, log);
   } catch (err) {
     // What an operator can fix gets one clear line and exit 1, not a stack trace.
     const line = startupFailure(err, config);
@@ -36,9 +38,17 @@ export async function runProcess(start: (config: TrawlConfig) => Promise<{ stop(
     process.once(signal, () => {
       if (stopping) return;
       stopping = true;
+      const began = Date.now();
+      log.info({ signal }, 'shutdown started');
       running.stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
+        () => {
+          log.info({ duration_ms: Date.now() - began }, 'shutdown complete');
+          process.exit(0);
+        },
+        (err: unknown) => {
+          log.error({ err, duration_ms: Date.now() - began }, 'shutdown failed');
+          process.exit(1);
+        },
       );
     });
   }

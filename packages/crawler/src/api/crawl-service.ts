@@ -1,4 +1,4 @@
-import type { CrawlItemsPage, CrawlJob, CrawlRequest, PublicRun } from '@trawl/contract';
+import type { CrawlItemsPage, CrawlJob, CrawlRequest, Log, PublicRun } from '@trawl/contract';
 import type { CrawlSnapshot, CrawlStore, ShardDirectory } from '@trawl/frontier';
 import {
   BUDGET_BLOCK,
@@ -11,6 +11,7 @@ import {
   type CrawlRunSource,
 } from '@trawl/runs';
 import { newId, type Store } from '@trawl/store';
+import { logCrawlEvent } from '../crawl-log.ts';
 import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
 import { buildPlan } from './plan.ts';
 import { crawlJobView, itemView, type StoredItem } from './views.ts';
@@ -24,6 +25,8 @@ export interface CrawlServices {
   /** How long an ended crawl stays readable (the workers' crawlRetentionMs): a crawl ended here is settled here. */
   crawlRetentionMs: number;
   now: () => number;
+  /** Crawl lifecycle lines (created, paused, resumed). */
+  log: Log;
 }
 
 export type CreateCrawlResult =
@@ -60,8 +63,9 @@ export async function createCrawl(svc: CrawlServices, teamId: string, req: Crawl
     await svc.directory.addActiveCrawl(ids.crawl_id);
     for (const host of new Set(seeds.map((s) => s.host))) await svc.directory.registerHost(host, ids.crawl_id);
     await svc.directory.announceWork();
-    const snap = await svc.crawls.getCrawl(ids.crawl_id);
-    return { ok: true, crawl: crawlJobView(snap!), run };
+    const snap = (await svc.crawls.getCrawl(ids.crawl_id))!;
+    logCrawlEvent(svc.log, 'created', snap);
+    return { ok: true, crawl: crawlJobView(snap), run };
   } catch (err) {
     // Before the crawl was stored nothing will settle it: its reservation goes back now. Once it may exist, its
     // finalize gives back what it did not admit (a crawl that never came to be keeps the units: never over quota).
@@ -141,5 +145,8 @@ export async function changePaused(svc: CrawlServices, snap: CrawlSnapshot, paus
   if (!ok) return false;
   // Workers learn of a pause (give back buffered leases) or a resume (ask for work) at once, not at a heartbeat.
   await svc.directory.announceWork();
-  return (await svc.crawls.getCrawl(crawlId)) ?? false;
+  const after = await svc.crawls.getCrawl(crawlId);
+  if (!after) return false;
+  logCrawlEvent(svc.log, paused ? 'paused' : 'resumed', after);
+  return after;
 }

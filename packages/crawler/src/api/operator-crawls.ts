@@ -119,7 +119,7 @@ export function cancelCrawl(svc: CrawlServices, input: CrawlIdQuery): Promise<Op
     await svc.directory.announceWork();
     const ended = await svc.crawls.getCrawl(crawlId);
     if (!ended) return false;
-    await finalizeCrawl({ store: svc.store, crawls: svc.crawls, directory: svc.directory, retentionMs: svc.crawlRetentionMs }, ended);
+    await finalizeCrawl({ store: svc.store, crawls: svc.crawls, directory: svc.directory, retentionMs: svc.crawlRetentionMs, log: svc.log }, ended);
     return (await svc.crawls.getCrawl(crawlId)) ?? false;
   });
 }

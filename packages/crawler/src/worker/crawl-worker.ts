@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { INTERNAL_FAILURE } from '@trawl/contract';
+import { INTERNAL_FAILURE, type Log } from '@trawl/contract';
 import { isStoreUnavailable, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
 import { crawlBudgetWant, reserveCrawlCredits } from '@trawl/runs';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
 import { CrawlContexts } from './crawl-context.ts';
 import { createPageRunner, type PageRunner } from './crawlee-adapter.ts';
+import { logCrawlEvent } from '../crawl-log.ts';
 import { finalizeCrawl } from './finalize.ts';
 import { HostScheduler } from './host-scheduler.ts';
 import { durable, runPageTask, type PageTaskDeps } from './page-task.ts';
@@ -25,6 +26,8 @@ export interface CrawlWorkerDeps {
   settings?: Partial<WorkerSettings>;
   workerId?: string;
   onError?: (err: unknown) => void;
+  /** Start and shutdown (info), shard claims and releases (debug), and the crawl lifecycle lines seen here. */
+  log: Log;
 }
 
 /**
@@ -46,9 +49,16 @@ export class CrawlWorker {
   constructor(private readonly d: CrawlWorkerDeps) {
     this.id = d.workerId ?? `worker_${randomBytes(6).toString('base64url')}`;
     this.settings = { ...DEFAULT_WORKER_SETTINGS, ...d.settings };
-    const onError = d.onError ?? ((err: unknown) => process.stderr.write(`crawl worker: ${(err as Error).message}\n`));
+    const onError = d.onError ?? ((err: unknown) => d.log.error({ worker_id: this.id, err }, 'crawl worker error'));
     this.onError = onError;
-    this.manager = new HostScheduler(d.crawls, this.settings, onError);
+    // The lease call that started a crawl reads it once more, for the ids and counts of its one "started" line.
+    const started = (crawlId: string) => {
+      d.crawls
+        .getCrawl(crawlId)
+        .then((snap) => snap && logCrawlEvent(d.log, 'started', snap))
+        .catch(onError);
+    };
+    this.manager = new HostScheduler(d.crawls, this.settings, onError, started);
     const contexts = new CrawlContexts(d.crawls);
     const finalize = async (crawlId: string) => {
       const snap = await d.crawls.getCrawl(crawlId);
@@ -99,8 +109,9 @@ export class CrawlWorker {
       reporter: new WorkerReporter(this.manager, Date.now()),
       finalize,
       onError,
+      log: d.log,
     });
-    this.crawler = createPageRunner(this.manager, this.settings, async (token) => {
+    this.crawler = createPageRunner(this.manager, this.settings, d.log, async (token) => {
       const held = this.manager.heldLease(token);
       if (!held) return;
       try {
@@ -124,6 +135,7 @@ export class CrawlWorker {
   }
 
   start(): void {
+    this.d.log.info({ worker_id: this.id, concurrency: this.settings.concurrency }, 'crawl worker started');
     this.keeper.start();
     // Crawlee's run only ends when stopped; should it fail, that is logged rather than left unhandled.
     this.running = this.crawler.run().catch((err: unknown) => this.onError(err));
@@ -140,12 +152,22 @@ export class CrawlWorker {
    * wait the process closed its engines under pages still running, and they came back as network retries.
    */
   async stop(): Promise<void> {
+    const { log } = this.d;
+    const handledBefore = this.manager.handledCount();
+    log.info({ worker_id: this.id, in_flight: this.manager.inFlightCount(), grace_ms: this.settings.shutdownGraceMs }, 'crawl worker draining');
     await (await this.unwatch)?.();
     await this.crawler.stop();
     await this.running?.catch(() => undefined);
     await this.manager.drain(this.settings.shutdownGraceMs);
-    await this.keeper.stop();
-    await this.manager.shutdown();
+    const finished = this.manager.handledCount() - handledBefore;
+    // Still running past the grace: their leases lapse and another worker crawls them again.
+    const unfinished = this.manager.inFlightCount();
+    const returned = await this.keeper.stop();
+    returned.leases += await this.manager.shutdown();
+    log.info(
+      { worker_id: this.id, pages_finished: finished, pages_unfinished: unfinished, leases_given_back: returned.leases, shards_released: returned.shards },
+      'crawl worker stopped',
+    );
   }
 
   /** Wakes idle hosts at once (e.g. a crawl was just created in this process). */

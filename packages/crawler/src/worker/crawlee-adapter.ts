@@ -1,5 +1,6 @@
 import { BasicCrawler } from '@crawlee/basic';
-import { Configuration, log, LogLevel, Request, type IRequestManager } from '@crawlee/core';
+import { Configuration, log, Logger, LogLevel, Request, type IRequestManager } from '@crawlee/core';
+import type { Log } from '@trawl/contract';
 import type { HostScheduler } from './host-scheduler.ts';
 import type { WorkerSettings } from './settings.ts';
 
@@ -8,6 +9,29 @@ import type { WorkerSettings } from './settings.ts';
 
 // Crawlee's own logging would print per-request noise (and URLs) to stdout; ours is the job record.
 log.setLevel(LogLevel.ERROR);
+
+/**
+ * What Crawlee still logs (its own errors) goes to the process log as one line, never as its plain text on stdout:
+ * the text may quote a request URL, so it travels as the `err` whose message the process logger scrubs.
+ */
+class ProcessLogger extends Logger {
+  constructor(private readonly target: Log) {
+    super({});
+  }
+  override _log(_level: LogLevel, message: string, _data?: unknown, exception?: unknown): void {
+    this.target.error({ source: 'crawlee', err: asError(exception) ?? message }, 'crawlee error');
+  }
+}
+
+/** Crawlee hands an exception over as a plain copy of its fields: an Error again, for the process logger's `err`. */
+function asError(exception: unknown): Error | null {
+  const e = exception as { name?: unknown; message?: unknown; stack?: unknown } | null | undefined;
+  if (!e || typeof e.message !== 'string') return null;
+  const err = new Error(e.message);
+  err.name = typeof e.name === 'string' ? e.name : 'Error';
+  err.stack = typeof e.stack === 'string' ? e.stack : err.stack;
+  return err;
+}
 
 /** The only shared piece between a scheduler page and a Crawlee request is the lease token (its uniqueKey). */
 function toRequest(url: string, token: string): Request {
@@ -84,7 +108,14 @@ export interface PageRunner {
  * A BasicCrawler pulling from `scheduler`, at a fixed concurrency, running `handle(token)` for each page (token:
  * the page's lease token). `handle` must settle page outcomes itself and never reject: Crawlee's retries are off.
  */
-export function createPageRunner(scheduler: HostScheduler, settings: WorkerSettings, handle: (token: string) => Promise<void>): PageRunner {
+export function createPageRunner(
+  scheduler: HostScheduler,
+  settings: WorkerSettings,
+  processLog: Log,
+  handle: (token: string) => Promise<void>,
+): PageRunner {
+  // Process-wide in Crawlee: every worker of a process hands the same process log.
+  log.setOptions({ logger: new ProcessLogger(processLog) });
   const crawler = createBasicCrawler(settings, handle);
   attachRequestManager(crawler, new SchedulerRequestManager(scheduler));
   return {

@@ -1,3 +1,4 @@
+import type { Log } from '@trawl/contract';
 import {
   CRAWL_FAILURES,
   crawlFailure,
@@ -11,6 +12,7 @@ import {
 } from '@trawl/frontier';
 import { closeCrawlRun, settleCrawlCredits, settleCrawlQuota } from '@trawl/runs';
 import type { Store } from '@trawl/store';
+import { logCrawlEvent, type CrawlEvent } from '../crawl-log.ts';
 
 export interface FinalizeDeps {
   store: Store;
@@ -20,6 +22,8 @@ export interface FinalizeDeps {
   retentionMs: number;
   /** How long the settlement waits for an unreachable store once it has begun (default 30 s). */
   storeOutageMs?: number;
+  /** The crawl's end is logged here, by the one finisher that marked it. */
+  log: Log;
 }
 
 const LIVE: readonly CrawlStatus[] = ['queued', 'running', 'paused'];
@@ -41,6 +45,8 @@ export async function finalizeCrawl(deps: FinalizeDeps, snap: CrawlSnapshot): Pr
   if (!TERMINAL_STATUSES.includes(snap.status)) return false;
   const { plan } = snap;
   if (!(await deps.crawls.markFinalized(plan.crawl_id))) return false;
+  // Terminal (checked above): the status names its own event.
+  logCrawlEvent(deps.log, snap.status as CrawlEvent, snap);
   // Marked: no other worker will settle it, so the rest rides out a short outage. Every step is idempotent
   // (a charge is recorded once per run and reason, a quota give-back once per run), so a step repeated after a lost
   // reply changes nothing.

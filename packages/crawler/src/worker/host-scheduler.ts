@@ -130,10 +130,6 @@ export class HostScheduler {
   handledCount(): number {
     return this.handled;
   }
-  /** Pages started here and not yet handled. */
-  inFlightCount(): number {
-    return this.held.size;
-  }
   totalCount(): number {
     return this.handled + this.held.size;
   }

@@ -1,4 +1,5 @@
-import { isStoreUnavailable, TERMINAL_STATUSES, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
+import type { Log } from '@trawl/contract';
+import { isStoreUnavailable, registrableDomain, TERMINAL_STATUSES, type CrawlStore, type ShardDirectory } from '@trawl/frontier';
 import { endCrawl } from './finalize.ts';
 import type { HostScheduler } from './host-scheduler.ts';
 import type { WorkerSettings } from './settings.ts';
@@ -15,6 +16,17 @@ export interface ShardKeeperDeps {
   /** Settles crawls found ended but not yet finalized (their finisher may have died). */
   finalize(crawlId: string): Promise<void>;
   onError(err: unknown): void;
+  /** Shard claims and releases, at debug. */
+  log: Log;
+}
+
+/** Why a shard left this worker (debug lines). */
+type ShardRelease = 'lost' | 'ended' | 'rebalanced' | 'shutdown';
+
+/** What a stopping worker gave back. */
+export interface ShardsReturned {
+  shards: number;
+  leases: number;
 }
 
 /** Announced work runs a heartbeat at most this often (the regular heartbeat is TRAWL_HEARTBEAT_MS). */
@@ -85,17 +97,35 @@ export class ShardKeeper {
     }
   }
 
-  /** Gives back shards and leaves. Best effort: what the store cannot take now simply expires. */
-  async stop(): Promise<void> {
+  /** Gives back shards (and their buffered leases) and leaves. Best effort: what the store cannot take now simply expires. */
+  async stop(): Promise<ShardsReturned> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;
-    const quietly = (p: Promise<unknown>) => p.catch((err: unknown) => this.d.onError(err));
+    const quietly = async (p: Promise<unknown>): Promise<boolean> => {
+      try {
+        await p;
+        return true;
+      } catch (err) {
+        this.d.onError(err);
+        return false;
+      }
+    };
+    const returned: ShardsReturned = { shards: 0, leases: 0 };
     for (const host of this.d.manager.ownedHosts()) {
-      await this.d.manager.dropHost(host);
-      await quietly(this.d.directory.releaseShard(host, this.d.workerId));
+      returned.leases += await this.d.manager.dropHost(host);
+      if (await quietly(this.d.directory.releaseShard(host, this.d.workerId))) {
+        returned.shards++;
+        this.released(host, 'shutdown');
+      }
     }
     await quietly(this.d.directory.leave(this.d.workerId));
+    return returned;
+  }
+
+  /** Hosts are the crawled sites: a debug line names at most their registrable domain. */
+  private released(host: string, reason: ShardRelease): void {
+    this.d.log.debug({ worker_id: this.d.workerId, domain: registrableDomain(host), reason }, 'shard released');
   }
 
   /**
@@ -127,7 +157,10 @@ export class ShardKeeper {
     await directory.heartbeat(workerId, now, this.d.reporter.report(now));
     const [live, shards] = await Promise.all([directory.liveWorkers(now), directory.shards()]);
     const owned = manager.ownedHosts();
-    for (const host of await directory.renewShards(owned, workerId, settings.shardTtlMs)) await manager.dropHost(host);
+    for (const host of await directory.renewShards(owned, workerId, settings.shardTtlMs)) {
+      await manager.dropHost(host);
+      this.released(host, 'lost');
+    }
     // A host whose crawls have all ended is no longer a shard: give it up before counting the fair share. Kept,
     // it would count against that share, and the excess rule below could drop a live shard in its place; with
     // one worker, a new crawl on new hosts then waited for ever (the worker "owned" its fair share of dead hosts).
@@ -136,6 +169,7 @@ export class ShardKeeper {
       if (current.has(host)) continue;
       await manager.dropHost(host);
       await directory.releaseShard(host, workerId);
+      this.released(host, 'ended');
     }
     const fair = Math.ceil(shards.length / Math.max(1, live));
     let mine = manager.ownedHosts();
@@ -148,6 +182,7 @@ export class ShardKeeper {
       for (const s of extra) {
         await manager.dropHost(s.host);
         await directory.releaseShard(s.host, workerId);
+        this.released(s.host, 'rebalanced');
       }
     } else if (mine.length < fair) {
       const taken = new Set(mine);
@@ -155,6 +190,7 @@ export class ShardKeeper {
         if (manager.ownedHosts().length >= fair) break;
         if (await directory.claimShard(host, workerId, settings.shardTtlMs)) {
           manager.addHost(host, await directory.slowUntil(host));
+          this.d.log.debug({ worker_id: workerId, domain: registrableDomain(host), owned: manager.ownedHosts().length, fair }, 'shard claimed');
         }
       }
     }

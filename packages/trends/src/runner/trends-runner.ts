@@ -34,7 +34,7 @@ export interface TrendsRunnerDeps {
   runnerId?: string;
   now?: () => number;
   /** Faults of our own (not upstream answers); never carries upstream bodies. */
-  onError?: (err: unknown) => void;
+  onError: (err: unknown) => void;
 }
 
 type StopReason = 'stopping' | 'lease_lost';
@@ -58,7 +58,7 @@ export class TrendsRunner {
   constructor(private readonly d: TrendsRunnerDeps) {
     this.id = d.runnerId ?? `trends_${randomBytes(6).toString('base64url')}`;
     this.now = d.now ?? Date.now;
-    this.onError = d.onError ?? ((err) => process.stderr.write(`trends runner: ${(err as Error).message}\n`));
+    this.onError = d.onError;
   }
 
   start(): void {
