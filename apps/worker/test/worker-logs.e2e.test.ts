@@ -16,7 +16,8 @@ let env: CrawlEnv;
 
 beforeAll(async () => {
   site = await startFixtureSite();
-  env = await startCrawlEnv('cluster', { workers: 2, env: { LOG_LEVEL: 'info' } });
+  // One page at a time per host: a second page of a host waits in its owner's buffer (the shutdown test).
+  env = await startCrawlEnv('cluster', { workers: 2, env: { LOG_LEVEL: 'info', TRAWL_HOST_CONCURRENCY: '1' } });
 });
 afterAll(async () => {
   await env?.close();
@@ -101,9 +102,11 @@ describe('worker process logs (cluster, two workers)', () => {
   });
 
   it('logs the shutdown on SIGTERM: drain started, pages finished, leases given back, shards released', async () => {
-    const slow = await startCrawl(env.gw, { urls: [`${site.origin(`drain.${HOST}`)}/slow?ms=4000`], max_depth: 0 });
-    // The page is running (its request reached the site), not just leased into a buffer.
-    await eventually('the slow page in flight', () => site.hits('/slow', `drain.${HOST}`) === 1);
+    // Two slow pages on one host: the first runs, the second waits leased in its worker's buffer.
+    const drain = `${site.origin(`drain.${HOST}`)}/slow?ms=3000`;
+    const slow = await startCrawl(env.gw, { urls: [drain, `${drain}&second`], max_depth: 0 });
+    await eventually('the first slow page in flight', () => site.hits('/slow', `drain.${HOST}`) === 1);
+    await waitForCrawl(env.gw, slow.id, { until: (j) => j.progress.pages_in_flight === 2 });
     await Promise.all(env.workers.map((w) => w.stop(20_000)));
     const lines = env.workers.map(jsonLines);
     for (const [i, w] of env.workers.entries()) {
@@ -118,13 +121,17 @@ describe('worker process logs (cluster, two workers)', () => {
         shards_released: expect.any(Number),
       });
     }
-    // The slow page was in flight on one of them: it finished during the drain instead of being dropped.
+    // The running page finished during the drain instead of being dropped; the buffered one went back to its
+    // queue at once with the host's shard (the crawl still has work there), rather than lapsing with its lease.
     const all = lines.flat();
     const sum = (msg: string, field: string) => all.filter((l) => l.msg === msg).reduce((n, l) => n + l[field], 0);
     expect(sum('crawl worker draining', 'in_flight')).toBe(1);
     expect(sum('crawl worker stopped', 'pages_finished')).toBe(1);
+    expect(sum('crawl worker stopped', 'leases_given_back')).toBe(1);
     expect(sum('crawl worker stopped', 'shards_released')).toBeGreaterThanOrEqual(1);
-    expect((await getCrawl(env.gw, slow.id)).progress.pages_completed).toBe(1);
+    expect((await getCrawl(env.gw, slow.id)).progress).toMatchObject({ pages_completed: 1, pages_queued: 1, pages_in_flight: 0 });
+    // Out of the way of the next workers.
+    expect((await env.gw.call('POST', `/v1/crawl/${slow.id}/pause`)).status).toBe(200);
   });
 });
 

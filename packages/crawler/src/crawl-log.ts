@@ -1,5 +1,5 @@
 import type { Log } from '@trawl/contract';
-import type { CrawlSnapshot } from '@trawl/frontier';
+import type { CrawlSnapshot, CrawlStatus } from '@trawl/frontier';
 
 /**
  * The crawl lifecycle as operators read it: one info line per transition, logged where the store reported that this
@@ -19,15 +19,18 @@ const MESSAGES = {
   expired: 'crawl expired',
 } satisfies Record<CrawlEvent, string>;
 
-/** Ids, status and counts only: never a seed, a URL or a host. */
-export function logCrawlEvent(log: Log, event: CrawlEvent, snap: CrawlSnapshot): void {
+/**
+ * Ids, status and counts only: never a seed, a URL or a host. `status` is the one the transition made (the
+ * snapshot, read just after, may already be further on); the counts are the snapshot's.
+ */
+export function logCrawlEvent(log: Log, event: CrawlEvent, snap: CrawlSnapshot, status: CrawlStatus = snap.status): void {
   const c = snap.counters;
   log.info(
     {
       event: `crawl_${event}`,
       crawl_id: snap.plan.crawl_id,
       team_id: snap.plan.team_id,
-      status: snap.status,
+      status,
       pages: { discovered: c.discovered, queued: c.queued, in_flight: c.in_flight, completed: c.completed, failed: c.failed, blocked: c.blocked, dropped: c.dropped },
       ...(snap.failure ? { failure_code: snap.failure.code } : {}),
     },

@@ -60,10 +60,11 @@ export async function createCrawl(svc: CrawlServices, teamId: string, req: Crawl
     crawlMayExist = true;
     await svc.crawls.createCrawl(plan, seeds);
     if (prepaid > 0) await svc.crawls.addBudget(ids.crawl_id, prepaid);
+    // Read before any worker can see it: the answer and the log line show the crawl as created (queued).
+    const snap = (await svc.crawls.getCrawl(ids.crawl_id))!;
     await svc.directory.addActiveCrawl(ids.crawl_id);
     for (const host of new Set(seeds.map((s) => s.host))) await svc.directory.registerHost(host, ids.crawl_id);
     await svc.directory.announceWork();
-    const snap = (await svc.crawls.getCrawl(ids.crawl_id))!;
     logCrawlEvent(svc.log, 'created', snap);
     return { ok: true, crawl: crawlJobView(snap), run };
   } catch (err) {
@@ -139,14 +140,12 @@ export async function setCrawlPaused(svc: CrawlServices, teamId: string, crawlId
 export async function changePaused(svc: CrawlServices, snap: CrawlSnapshot, paused: boolean): Promise<CrawlSnapshot | false> {
   const crawlId = snap.plan.crawl_id;
   // A crawl paused before its first page resumes as queued, so started_at keeps meaning "first page leased".
-  const ok = paused
-    ? await svc.crawls.transition(crawlId, ['queued', 'running'], 'paused', svc.now())
-    : await svc.crawls.transition(crawlId, ['paused'], snap.started_at ? 'running' : 'queued', svc.now());
-  if (!ok) return false;
+  const to = paused ? 'paused' : snap.started_at ? 'running' : 'queued';
+  if (!(await svc.crawls.transition(crawlId, paused ? ['queued', 'running'] : ['paused'], to, svc.now()))) return false;
   // Workers learn of a pause (give back buffered leases) or a resume (ask for work) at once, not at a heartbeat.
   await svc.directory.announceWork();
   const after = await svc.crawls.getCrawl(crawlId);
   if (!after) return false;
-  logCrawlEvent(svc.log, paused ? 'paused' : 'resumed', after);
+  logCrawlEvent(svc.log, paused ? 'paused' : 'resumed', after, to);
   return after;
 }

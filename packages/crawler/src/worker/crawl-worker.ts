@@ -55,7 +55,7 @@ export class CrawlWorker {
     const started = (crawlId: string) => {
       d.crawls
         .getCrawl(crawlId)
-        .then((snap) => snap && logCrawlEvent(d.log, 'started', snap))
+        .then((snap) => snap && logCrawlEvent(d.log, 'started', snap, 'running'))
         .catch(onError);
     };
     this.manager = new HostScheduler(d.crawls, this.settings, onError, started);
