@@ -2,7 +2,7 @@
 // only packages of a lower rank, only through their public src/index.ts, and never an app. docs/architecture.md
 // explains the layers; a new package gets a rank here.
 const RANKS = {
-  contract: 0, config: 0, net: 0, redis: 0,
+  contract: 0, config: 0, net: 0, redis: 0, client: 0,
   content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1,
   browser: 2, extraction: 2,
   scrape: 3,
@@ -37,6 +37,7 @@ const ADAPTERS = [
   ['@trpc/server', '^packages/admin/src/trpc\\.ts$'],
   ['@trpc/client', '^packages/admin/src/client\\.ts$'],
   ['(pino|pino-pretty)', '^packages/process/src/logger\\.ts$'],
+  ['openapi-fetch', '^packages/client/src/openapi-fetch-adapter\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

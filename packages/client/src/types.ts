@@ -1,0 +1,21 @@
+import type { components } from './schema.ts';
+
+/** Friendly names for the contract's shapes (all generated from the OpenAPI document into schema.ts). */
+type Schemas = components['schemas'];
+
+export type PublicError = Schemas['PublicError'];
+export type ErrorCode = PublicError['code'];
+export type PublicRun = Schemas['PublicRun'];
+export type PageRunResponse = Schemas['PageRunResponse'];
+export type FetchRequest = Schemas['FetchRequestInput'];
+export type BrowserScrapeRequest = Schemas['BrowserScrapeRequestInput'];
+export type CrawlRequest = Schemas['CrawlRequestInput'];
+export type CrawlScope = NonNullable<CrawlRequest['scope']>;
+export type CrawlCreateResponse = Schemas['CrawlCreateResponse'];
+export type CrawlJob = Schemas['CrawlJob'];
+export type CrawlItem = Schemas['CrawlItem'];
+export type CrawlItemsPage = Schemas['CrawlItemsPage'];
+export type Artifact = Schemas['Artifact'];
+export type TrendsRequest = Schemas['TrendsRelatedQueriesRequestInput'];
+export type TrendsJob = Schemas['TrendsJob'];
+export type TrendsRelatedQuery = Schemas['TrendsRelatedQuery'];
