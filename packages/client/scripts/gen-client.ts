@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { startTestGateway } from '@trawl/test-support/gateway.ts';
 
 /**
@@ -24,8 +24,7 @@ export async function publicOpenApiDocument(baseUrl: string): Promise<Record<str
 
 /** The TypeScript source of schema.ts for an OpenAPI document. */
 export async function schemaSource(document: Record<string, unknown>): Promise<string> {
-  // openapi-typescript takes the parsed document as is; its own types want a narrower object than JSON.
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0]);
+  const ast = await openapiTS(document as unknown as OpenAPI3);
   return HEADER + astToString(ast);
 }
 

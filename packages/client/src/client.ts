@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { artifactDownload, artifactRefOf, type ArtifactDownload, type ArtifactRef } from './artifacts.ts';
 import { TrawlApiError, TrawlNetworkError } from './errors.ts';
 import { createRawClient, type RawClient } from './openapi-fetch-adapter.ts';
@@ -133,7 +134,7 @@ export function createTrawlClient(opts: TrawlClientOptions) {
         yield* page.items;
         if (page.next_cursor === null) return;
         cursor = page.next_cursor;
-        if (page.items.length < limit) await sleep(o.pollIntervalMs ?? 1000, o.signal);
+        if (page.items.length < limit) await delay(o.pollIntervalMs ?? 1000, undefined, { signal: o.signal });
       }
     },
 
@@ -174,24 +175,9 @@ export function createTrawlClient(opts: TrawlClientOptions) {
       for (;;) {
         const job = await client.getTrendsJob(jobId, o);
         if (TRENDS_DONE.has(job.state)) return job;
-        await sleep(o.intervalMs ?? 1000, o.signal);
+        await delay(o.intervalMs ?? 1000, undefined, { signal: o.signal });
       }
     },
   };
   return client;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
