@@ -23,7 +23,8 @@ const layerRules = Object.entries(RANKS).map(([pkg, rank]) => {
   };
 });
 
-// Third-party libraries behind one adapter module each (docs/architecture.md names them); tests may use them.
+// Third-party libraries behind one adapter module each, in packages and apps (docs/architecture.md names them);
+// tests may use them.
 const ADAPTERS = [
   ['@crawlee', '^packages/crawler/src/worker/crawlee-adapter\\.ts$'],
   ['playwright-core', '^packages/browser/src/playwright-adapter\\.ts$'],
@@ -38,12 +39,14 @@ const ADAPTERS = [
   ['@trpc/client', '^packages/admin/src/client\\.ts$'],
   ['(pino|pino-pretty)', '^packages/process/src/logger\\.ts$'],
   ['openapi-fetch', '^packages/client/src/openapi-fetch-adapter\\.ts$'],
+  ['commander', '^apps/cli/src/commander-adapter\\.ts$'],
+  ['cli-progress', '^apps/cli/src/progress-bar\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,
   comment: `only ${adapter} imports ${lib}`,
   severity: 'error',
-  from: { path: '^packages/[^/]+/src/', pathNot: adapter },
+  from: { path: '^(packages|apps)/[^/]+/src/', pathNot: adapter },
   to: { path: `node_modules/${lib}/` },
 }));
 
