@@ -1,5 +1,6 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import { once } from 'node:events';
+import { UsageError } from './exit-codes.ts';
 
 // C0 controls but tab and newline, DEL and C1: text from the web or the API never drives the terminal.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
@@ -23,8 +24,9 @@ export interface LineSink {
   close(): Promise<void>;
 }
 
+/** Opens (and truncates) `path` at once, so a file that cannot be written is refused before any work starts. */
 export function lineSink(path: string | undefined, stdout: NodeJS.WritableStream): LineSink {
-  const stream: NodeJS.WritableStream = path === undefined ? stdout : createWriteStream(path, { flags: 'w' });
+  const stream: NodeJS.WritableStream = path === undefined ? stdout : createWriteStream(path, { fd: openOut(path) });
   let failed: Error | null = null;
   stream.on('error', (err: Error) => {
     failed = err;
@@ -41,6 +43,14 @@ export function lineSink(path: string | undefined, stdout: NodeJS.WritableStream
       if (failed) throw failed;
     },
   };
+}
+
+function openOut(path: string): number {
+  try {
+    return openSync(path, 'w');
+  } catch (err) {
+    throw new UsageError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
 }
 
 /** Writes to a stream and resolves once it was handed to the OS (stdout before process.exit). */

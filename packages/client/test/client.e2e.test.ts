@@ -19,7 +19,7 @@ beforeAll(async () => {
   const children = Array.from({ length: PAGES - 1 }, (_, i) => `/p${i + 1}`);
   site.page(site.url('client.example.test'), { title: 'Client seed', links: children });
   // Slow pages: the iterator reads while the crawl runs.
-  for (const p of children) site.page(site.url('client.example.test', p), { title: `Page ${p}`, latencyMs: 120 });
+  for (const p of children) site.page(site.url('client.example.test', p), { title: `Page ${p}`, latencyMs: 200 });
 });
 afterAll(async () => {
   await gw?.close();

@@ -32,8 +32,8 @@ export const crawlCommand: CommandSpec = {
       ...(o.extraction !== undefined ? { extraction: jsonFile(String(o.extraction)) as CrawlRequest['extraction'] } : {}),
     };
     const client = ctx.client();
-    const { crawl, run } = await client.createCrawl(body);
     const out = lineSink(o.out as string | undefined, ctx.stdout);
+    const { crawl, run } = await client.createCrawl(body);
     ctx.stderr.write(`${crawl.id} started (run ${run.id}); Ctrl-C stops following it\n`);
     return followCrawl(ctx, client, crawl, out);
   },
