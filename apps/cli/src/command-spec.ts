@@ -12,6 +12,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Converts and checks the value; throws UsageError with what is wrong. */
   parse?: (value: string) => unknown;
+  /** An environment variable that gives the value when the flag is absent. */
+  env?: string;
 }
 
 export interface ArgumentSpec {
@@ -25,19 +27,26 @@ export interface CommandSpec {
   description: string;
   args: ArgumentSpec[];
   options: OptionSpec[];
-  /** Runs the command; resolves with the exit code. Errors thrown here are printed as one line by the runner. */
+  /**
+   * Runs the command; resolves with the exit code. `options` holds its own options and its group's. Errors thrown
+   * here are printed as one line by the runner.
+   */
   run(args: unknown[], options: Record<string, unknown>, ctx: CommandContext): Promise<number>;
 }
 
 export interface GroupSpec {
   name: string;
   description: string;
+  /** Options of the group (e.g. a token every subcommand needs), given before or after the subcommand's name. */
+  options?: OptionSpec[];
   commands: CommandSpec[];
 }
 
 export type CliModule = CommandSpec | GroupSpec;
 
 export interface CommandContext {
+  /** --base (TRAWL_BASE), for clients other than the API client. */
+  base: string;
   /** The API client for --base/--key (TRAWL_BASE/TRAWL_KEY); a UsageError when there is no key. */
   client(): TrawlClient;
   stdout: NodeJS.WriteStream;

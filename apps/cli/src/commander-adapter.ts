@@ -41,13 +41,14 @@ export async function runCommandLine(
     for (const o of spec.options) cmd.addOption(toOption(o));
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
-      const all = self.optsWithGlobals() as Record<string, unknown>;
-      code = await run(spec, self.processedArgs, self.opts(), { base: String(all.base), key: all.key as string | undefined });
+      const { base, key, ...own } = self.optsWithGlobals() as Record<string, unknown>;
+      code = await run(spec, self.processedArgs, own, { base: String(base), key: key as string | undefined });
     });
   };
   for (const m of modules) {
     if ('commands' in m) {
       const group = program.command(m.name).description(m.description);
+      for (const o of m.options ?? []) group.addOption(toOption(o));
       for (const c of m.commands) add(group, c);
     } else add(program, m);
   }
@@ -65,6 +66,7 @@ function toOption(spec: OptionSpec): Option {
   const o = new Option(spec.flags, spec.description);
   if (spec.choices) o.choices(spec.choices);
   if (spec.defaultValue !== undefined) o.default(spec.defaultValue);
+  if (spec.env) o.env(spec.env);
   const parse = spec.parse;
   if (parse) {
     o.argParser((value: string) => {

@@ -28,6 +28,7 @@ try {
     (spec, args, options, globals) => {
       let client: TrawlClient | null = null;
       const ctx: CommandContext = {
+        base: globals.base,
         stdout,
         stderr,
         stdin,
