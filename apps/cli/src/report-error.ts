@@ -1,3 +1,4 @@
+import { adminErrorOf, isAdminUnreachable } from '@trawl/admin/client';
 import { TrawlApiError, TrawlNetworkError } from '@trawl/client';
 import { exitCode, UsageError } from './exit-codes.ts';
 import { safeText } from './output.ts';
@@ -11,6 +12,9 @@ export function reportError(err: unknown): { line: string; code: number } {
     return { line: `error: ${err.code}: ${err.message}${field}${retry}${request}`, code: exitCode('api_error') };
   }
   if (err instanceof TrawlNetworkError) return { line: `error: ${err.message}`, code: exitCode('unreachable') };
+  const admin = adminErrorOf(err);
+  if (admin) return { line: `error: ${admin.code}: ${admin.message}`, code: exitCode('api_error') };
+  if (isAdminUnreachable(err)) return { line: 'error: the admin API could not be reached at --base', code: exitCode('unreachable') };
   if (err instanceof UsageError) return { line: `error: ${err.message}`, code: exitCode('usage') };
   return { line: `error: ${err instanceof Error ? err.message : String(err)}`, code: exitCode('api_error') };
 }

@@ -23,3 +23,8 @@ export function adminErrorOf(err: unknown): { code: string; httpStatus: number; 
   const data = (err as TRPCClientError<AdminRouter>).data;
   return data ? { code: data.code, httpStatus: data.httpStatus, message: err.message } : null;
 }
+
+/** An admin call that got no tRPC answer at all (nothing listening, a connection refused or cut). */
+export function isAdminUnreachable(err: unknown): boolean {
+  return err instanceof TRPCClientError && !(err as TRPCClientError<AdminRouter>).data && err.cause instanceof TypeError;
+}

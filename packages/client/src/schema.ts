@@ -270,8 +270,10 @@ export interface components {
              */
             completed_at?: string;
             cost_units: number;
+            /** @description The monthly quota the run draws on and the units it reserved (a crawl: crawl_pages, its max_pages). */
             quota: {
-                resource: string;
+                /** @enum {string} */
+                resource: "crawl_pages" | "scrape" | "browser_scrape" | "trends";
                 quantity_reserved: number;
             };
         };
@@ -678,8 +680,10 @@ export interface components {
              */
             completed_at?: string;
             cost_units: number;
+            /** @description The monthly quota the run draws on and the units it reserved (a crawl: crawl_pages, its max_pages). */
             quota: {
-                resource: string;
+                /** @enum {string} */
+                resource: "crawl_pages" | "scrape" | "browser_scrape" | "trends";
                 quantity_reserved: number;
             };
         };
@@ -1127,7 +1131,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicErrorResponse"];
                 };
             };
-            /** @description Error: `rate_limited`. */
+            /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
@@ -1136,7 +1140,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1300,7 +1304,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicErrorResponse"];
                 };
             };
-            /** @description Error: `rate_limited`. */
+            /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
@@ -1309,7 +1313,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1458,7 +1462,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicErrorResponse"];
                 };
             };
-            /** @description Error: `rate_limited`. */
+            /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
@@ -1467,7 +1471,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1575,7 +1579,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1687,7 +1691,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1795,7 +1799,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1903,7 +1907,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2007,7 +2011,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicErrorResponse"];
                 };
             };
-            /** @description Error: `rate_limited`. */
+            /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
@@ -2016,7 +2020,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2124,7 +2128,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2232,7 +2236,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2374,7 +2378,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds until a request would pass (never 0). */
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
