@@ -2,7 +2,7 @@
 // only packages of a lower rank, only through their public src/index.ts, and never an app. docs/architecture.md
 // explains the layers; a new package gets a rank here.
 const RANKS = {
-  contract: 0, config: 0, net: 0, redis: 0, client: 0,
+  contract: 0, config: 0, net: 0, redis: 0, client: 0, kv: 0,
   content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1,
   browser: 2, extraction: 2,
   scrape: 3,
@@ -35,6 +35,7 @@ const ADAPTERS = [
   ['got-scraping', '^packages/light-engine/src/got-scraping-client\\.ts$'],
   ['(css-select|css-what)', '^packages/extraction/src/css-engine\\.ts$'],
   ['prom-client', '^packages/metrics/src/prometheus\\.ts$'],
+  ['lmdb', '^packages/kv/src/lmdb-kv\\.ts$'],
   ['@trpc/server', '^(packages/admin/src/trpc|apps/gateway/src/routes/admin-trpc)\\.ts$'], // the gateway: only the Fastify adapter
   ['@trpc/client', '^packages/admin/src/client\\.ts$'],
   ['(pino|pino-pretty)', '^packages/process/src/logger\\.ts$'],

@@ -1,0 +1,53 @@
+/**
+ * An ordered key-value store with synchronous, atomic transactions and per-key expiry: what the embedded (on-disk)
+ * backends of the store, the frontier and trends jobs build their rules on, the way the Redis backends build them
+ * on Lua scripts. One process owns a data directory at a time (see dir-lock.ts), and a transaction runs to its end
+ * before the next starts, so a read-modify-write inside `transact` is atomic like a Lua script.
+ */
+
+/** Keys are strings (sorted by their UTF-8 bytes) of at most MAX_KEY_BYTES: hash anything longer (URLs). */
+export const MAX_KEY_BYTES = 1000;
+
+export interface RangeOptions {
+  /** Every key starting with this (alone, or narrowed by start/end). */
+  prefix?: string;
+  /** First key included. */
+  start?: string;
+  /** First key excluded. */
+  end?: string;
+  reverse?: boolean;
+  limit?: number;
+}
+
+export interface PutOptions {
+  /** Epoch ms after which the key reads as absent (and a sweep deletes it); omitted: no expiry. */
+  expiresAt?: number;
+}
+
+/** Reads and writes inside one transaction: reads see the transaction's own writes; expired keys read as absent. */
+export interface KvTx {
+  get<T = unknown>(key: string): T | undefined;
+  has(key: string): boolean;
+  /** Values are anything msgpack encodes: objects, arrays, strings, numbers, booleans, null, Buffers. */
+  put(key: string, value: unknown, opts?: PutOptions): void;
+  del(key: string): boolean;
+  /** The key's expiry (epoch ms), or null when it has none or does not exist. */
+  expiresAt(key: string): number | null;
+  /** Sets (or with null removes) an existing key's expiry; false when the key does not exist. */
+  expire(key: string, at: number | null): boolean;
+  /** Live entries in key order (or reverse). The iterator must be used up inside the transaction. */
+  range<T = unknown>(opts: RangeOptions): Iterable<{ key: string; value: T }>;
+}
+
+export interface Kv {
+  /** Runs `fn` atomically: all its writes or none (an exception rolls back). Must not await. */
+  transact<T>(fn: (tx: KvTx) => T): T;
+  /** Deletes up to `max` keys whose expiry has passed; how many it deleted. */
+  sweepExpired(max: number): number;
+  /** Bytes the data file takes on disk. */
+  sizeBytes(): number;
+  /** The data directory. */
+  readonly dir: string;
+  /** Flushes to disk and releases the directory. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,129 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database } from 'lmdb';
+import { lockDataDir } from './dir-lock.ts';
+import { MAX_KEY_BYTES, type Kv, type KvTx, type PutOptions, type RangeOptions } from './kv.ts';
+
+/**
+ * The only module importing lmdb: our Kv on one LMDB environment in the data directory. Every value is stored as
+ * [expiresAt (0: never), value]; an expiring key also has an entry in an expiry index (keys under RESERVED), which
+ * sweepExpired walks in time order. Reads treat an expired key as absent, so expiry is exact whenever sweeps run.
+ */
+const RESERVED = '\u0000';
+const EXPIRY_INDEX = `${RESERVED}exp${RESERVED}`;
+const DATA_FILE = 'trawl.mdb';
+
+type Stored = [number, unknown];
+
+export interface KvOptions {
+  dir: string;
+  /** The clock expiry is judged by (tests inject one). */
+  now?: () => number;
+  /**
+   * false (default): a commit reaches the OS at once (it survives the process being killed) and the disk within
+   * the OS's own flush; true: each commit waits for the disk (survives power loss too, much slower).
+   */
+  sync?: boolean;
+}
+
+const indexKey = (at: number, key: string) => `${EXPIRY_INDEX}${String(at).padStart(15, '0')}${RESERVED}${key}`;
+
+function checkKey(key: string): void {
+  if (key.startsWith(RESERVED)) throw new Error('kv keys may not start with NUL');
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new Error(`kv key longer than ${MAX_KEY_BYTES} bytes`);
+}
+
+export function openKv(opts: KvOptions): Kv {
+  mkdirSync(opts.dir, { recursive: true });
+  const release = lockDataDir(opts.dir);
+  let db: Database<Stored, string>;
+  try {
+    db = open<Stored, string>({ path: join(opts.dir, DATA_FILE), noSync: !opts.sync, compression: false });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const now = opts.now ?? Date.now;
+
+  const live = (s: Stored | undefined, t: number): s is Stored => s !== undefined && (s[0] === 0 || s[0] > t);
+
+  const tx: KvTx = {
+    get<T>(key: string) {
+      const s = db.get(key);
+      return live(s, now()) ? (s[1] as T) : undefined;
+    },
+    has(key) {
+      return live(db.get(key), now());
+    },
+    put(key, value, o?: PutOptions) {
+      checkKey(key);
+      const old = db.get(key);
+      const at = o?.expiresAt ?? 0;
+      if (old && old[0] !== 0 && old[0] !== at) db.removeSync(indexKey(old[0], key));
+      if (at !== 0 && (!old || old[0] !== at)) db.putSync(indexKey(at, key), [0, null]);
+      db.putSync(key, [at, value]);
+    },
+    del(key) {
+      const old = db.get(key);
+      if (old === undefined) return false;
+      if (old[0] !== 0) db.removeSync(indexKey(old[0], key));
+      db.removeSync(key);
+      return live(old, now());
+    },
+    expiresAt(key) {
+      const s = db.get(key);
+      return live(s, now()) && s[0] !== 0 ? s[0] : null;
+    },
+    expire(key, at) {
+      const s = db.get(key);
+      if (!live(s, now())) return false;
+      tx.put(key, s[1], at === null ? undefined : { expiresAt: at });
+      return true;
+    },
+    *range<T>(o: RangeOptions) {
+      let start = o.start ?? o.prefix ?? '\u0001';
+      let end = o.end ?? (o.prefix !== undefined ? `${o.prefix}\uffff` : '\uffff');
+      if (start < '\u0001') start = '\u0001';
+      if (o.prefix !== undefined && !start.startsWith(o.prefix) && start < o.prefix) start = o.prefix;
+      const t = now();
+      let n = 0;
+      // LMDB's reverse range includes its first bound and excludes its last, the opposite of ours: walk down to
+      // the reserved keys and stop below `start` instead.
+      const entries = o.reverse ? db.getRange({ start: end, end: RESERVED, reverse: true }) : db.getRange({ start, end });
+      for (const { key, value } of entries) {
+        if (o.reverse && key === end) continue;
+        if (o.reverse && key < start) return;
+        if (!live(value, t)) continue;
+        if (o.prefix !== undefined && !key.startsWith(o.prefix)) continue;
+        yield { key, value: value[1] as T };
+        if (o.limit !== undefined && ++n >= o.limit) return;
+      }
+    },
+  };
+
+  return {
+    dir: opts.dir,
+    transact: (fn) => db.transactionSync(() => fn(tx)),
+    sweepExpired(max) {
+      const t = now();
+      return db.transactionSync(() => {
+        let n = 0;
+        for (const { key } of db.getRange({ start: EXPIRY_INDEX, end: indexKey(t + 1, '') })) {
+          if (n >= max) break;
+          const target = key.slice(EXPIRY_INDEX.length + 16);
+          const at = Number(key.slice(EXPIRY_INDEX.length, EXPIRY_INDEX.length + 15));
+          db.removeSync(key);
+          const s = db.get(target);
+          if (s && s[0] === at) db.removeSync(target);
+          n++;
+        }
+        return n;
+      });
+    },
+    sizeBytes: () => statSync(join(opts.dir, DATA_FILE)).size,
+    async close() {
+      await db.close();
+      release();
+    },
+  };
+}
