@@ -1,3 +1,4 @@
 export { MAX_KEY_BYTES, type Kv, type KvTx, type PutOptions, type RangeOptions } from './kv.ts';
 export { openKv, type KvOptions } from './lmdb-kv.ts';
 export { DataDirLockedError, lockDataDir } from './dir-lock.ts';
+export { KvRecordIndex } from './record-index.ts';

@@ -1,4 +1,5 @@
 export { createTrendsBackends, type TrendsBackends } from './backends.ts';
+export { DiskTrendsJobStore } from './disk/disk-trends-job-store.ts';
 export { createTrendsJob, readTrendsJob, type TrendsJobCreate, type TrendsJobRead } from './jobs/job-access.ts';
 export { MemoryTrendsJobStore } from './jobs/memory-job-store.ts';
 export {

@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrendsGrain, TrendsResult } from '@trawl/contract';
-import { MemoryTrendsJobStore, RedisTrendsJobStore, WORKER_LOST, type TrendsJobStore } from '../src/index.ts';
+import { DiskTrendsJobStore, MemoryTrendsJobStore, RedisTrendsJobStore, WORKER_LOST, type TrendsJobStore } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
 
 const redis = useRedis();
+const kvs = useTempKvs();
 
 const backends: [string, () => TrendsJobStore][] = [
   ['memory', () => new MemoryTrendsJobStore()],
   ['redis', () => new RedisTrendsJobStore(redis.conn, randomPrefix())],
+  ['disk', () => new DiskTrendsJobStore(kvs.open(), randomPrefix())],
 ];
 
 const GRAIN: TrendsGrain = { keyword: 'pizza', geo: '', timeframe: '2021-01-01 2021-12-31', category: 0, property: '', hl: 'en-US', tz: 360 };
@@ -159,6 +162,7 @@ describe.each(backends)('trends job store conformance: %s', (_name, make) => {
 const keeping: [string, (retentionMs: number) => TrendsJobStore][] = [
   ['memory', (retentionMs) => new MemoryTrendsJobStore({ retentionMs })],
   ['redis', (retentionMs) => new RedisTrendsJobStore(redis.conn, randomPrefix(), { retentionMs })],
+  ['disk', (retentionMs) => new DiskTrendsJobStore(kvs.open(), randomPrefix(), { retentionMs })],
 ];
 
 describe.each(keeping)('trends job retention: %s', (_name, make) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrendsGrain } from '@trawl/contract';
 import {
+  DiskTrendsJobStore,
   getTrendsJob,
   listTrendsJobs,
   ListTrendsJobsInput,
@@ -10,12 +11,15 @@ import {
   type TrendsJobStore,
 } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
 
 const redis = useRedis();
+const kvs = useTempKvs();
 
 const backends: [string, () => TrendsJobStore][] = [
   ['memory', () => new MemoryTrendsJobStore()],
   ['redis', () => new RedisTrendsJobStore(redis.conn, randomPrefix())],
+  ['disk', () => new DiskTrendsJobStore(kvs.open(), randomPrefix())],
 ];
 
 const GRAIN: TrendsGrain = { keyword: 'tea', geo: 'GB', timeframe: 'today 12-m', category: 0, property: '', hl: 'en-GB', tz: 0 };

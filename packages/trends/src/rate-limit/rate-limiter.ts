@@ -43,7 +43,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Embedded mode: one process, one bucket. */
+/**
+ * Embedded mode: one process, one bucket. It stays in memory when embedded state moves to disk (issue 16): one
+ * process owns the data directory, and the bucket is a token due within windowMs / perWindow (or a hold of a
+ * Retry-After), nothing durable; a restart at worst lets one request go early.
+ */
 export class MemoryRateLimiter implements UpstreamRateLimiter {
   private nextAt = 0;
 
