@@ -2,3 +2,4 @@ export { MAX_KEY_BYTES, type Kv, type KvTx, type PutOptions, type RangeOptions }
 export { openKv, type KvOptions } from './lmdb-kv.ts';
 export { DataDirLockedError, lockDataDir } from './dir-lock.ts';
 export { KvRecordIndex } from './record-index.ts';
+export { startExpirySweeper, type ExpirySweeperOptions } from './expiry-sweeper.ts';
