@@ -1,23 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openKv, startExpirySweeper, type Kv } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
+import { startExpirySweeper, type Kv } from '../src/index.ts';
 
-const dirs: string[] = [];
-const opened: Kv[] = [];
-function kvAt(now?: () => number): Kv {
-  const dir = mkdtempSync(join(tmpdir(), 'trawl-kv-sweep-'));
-  dirs.push(dir);
-  const kv = openKv({ dir, now });
-  opened.push(kv);
-  return kv;
-}
-afterEach(async () => {
-  for (const kv of opened.splice(0)) await kv.close().catch(() => undefined);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const kvs = useTempKvs();
+const kvAt = (now?: () => number) => kvs.open(now);
 
 const until = async (cond: () => boolean) => {
   while (!cond()) await new Promise((r) => setTimeout(r, 5));
@@ -81,8 +68,10 @@ describe('expiry sweeper', () => {
   });
 
   it('never keeps the process alive', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trawl-kv-sweep-'));
-    dirs.push(dir);
+    // The child's directory: a Kv opened and closed here, so the helper removes it afterwards.
+    const probe = kvAt();
+    const dir = probe.dir;
+    await probe.close();
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
       const { openKv, startExpirySweeper } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
       startExpirySweeper(openKv({ dir: ${JSON.stringify(dir)} }), { intervalMs: 3_600_000 });`], { stdio: 'inherit' });

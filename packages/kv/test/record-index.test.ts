@@ -1,29 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { KvRecordIndex, openKv, type Kv } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
+import { KvRecordIndex } from '../src/index.ts';
 
-let kv: Kv | null = null;
-afterEach(async () => {
-  if (!kv) return;
-  await kv.close();
-  rmSync(kv.dir, { recursive: true, force: true });
-  kv = null;
-});
+const kvs = useTempKvs();
 
 const key = (ms: number, id: string) => `${String(ms).padStart(15, '0')}:${id}`;
 
 describe('kv record index', () => {
   it('pages newest first per team, never mixing a team with one whose id it prefixes', () => {
-    kv = openKv({ dir: mkdtempSync(join(tmpdir(), 'trawl-kv-ix-')) });
+    const kv = kvs.open();
     const ix = new KvRecordIndex('ix:');
     kv.transact((tx) => {
       ix.add(tx, key(1, 'a1'), 'a');
       ix.add(tx, key(2, 'ab1'), 'a:b');
       ix.add(tx, key(3, 'a2'), 'a');
     });
-    const page = (q: { team_id?: string; after?: string; limit: number }) => kv!.transact((tx) => ix.page(tx, q));
+    const page = (q: { team_id?: string; after?: string; limit: number }) => kv.transact((tx) => ix.page(tx, q));
     expect(page({ limit: 10 })).toEqual([key(3, 'a2'), key(2, 'ab1'), key(1, 'a1')]);
     expect(page({ team_id: 'a', limit: 10 })).toEqual([key(3, 'a2'), key(1, 'a1')]);
     expect(page({ team_id: 'a:b', limit: 10 })).toEqual([key(2, 'ab1')]);
@@ -32,7 +24,7 @@ describe('kv record index', () => {
 
   it('a scheduled entry is listed as expiring, soonest first, and leaves every listing at its forget time', () => {
     let t = 1_000;
-    kv = openKv({ dir: mkdtempSync(join(tmpdir(), 'trawl-kv-ix-')), now: () => t });
+    const kv = kvs.open(() => t);
     const ix = new KvRecordIndex('ix:');
     kv.transact((tx) => {
       for (const id of ['r1', 'r2', 'r3']) ix.add(tx, key(1, id), 'team');

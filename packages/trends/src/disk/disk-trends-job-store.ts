@@ -1,8 +1,7 @@
 import { expiringEntries, indexEntries, indexKey, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
 import { KvRecordIndex, type Kv, type KvTx } from '@trawl/kv';
-import { newJobRecord } from '../jobs/job-record.ts';
+import { lostJobRecord, newJobRecord, takenJobRecord } from '../jobs/job-record.ts';
 import {
-  WORKER_LOST,
   type ClaimOptions,
   type TrendsJobRecord,
   type TrendsJobStore,
@@ -85,7 +84,7 @@ export class DiskTrendsJobStore implements TrendsJobStore {
         tx.del(entry.key);
         if (!job) continue;
         if (job.attempts < opts.maxAttempts) return this.take(tx, job, owner, now, opts.leaseMs);
-        this.store(tx, { ...job, state: 'failed', error: WORKER_LOST, owner: null, lease_until: null, updated_at: iso(now), completed_at: iso(now) });
+        this.store(tx, lostJobRecord(job, now));
       }
       const [due] = tx.range({ prefix: this.k.duePrefix, end: `${this.k.duePrefix}${pad(now)};`, limit: 1 });
       if (!due) return null;
@@ -137,15 +136,7 @@ export class DiskTrendsJobStore implements TrendsJobStore {
   }
 
   private take(tx: KvTx, job: TrendsJobRecord, owner: string, now: number, leaseMs: number): TrendsLease {
-    const taken: TrendsJobRecord = {
-      ...job,
-      state: 'running',
-      attempts: job.attempts + 1,
-      owner,
-      lease_until: now + leaseMs,
-      started_at: job.started_at ?? iso(now),
-      updated_at: iso(now),
-    };
+    const taken = takenJobRecord(job, owner, now, leaseMs);
     tx.put(this.k.lease(now + leaseMs, job.id), null);
     tx.put(this.k.job(job.id), taken);
     return { job: taken, owner, attempt: taken.attempts };

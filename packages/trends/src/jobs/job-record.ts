@@ -1,6 +1,8 @@
 import type { TrendsGrain, TrendsJob } from '@trawl/contract';
 import { newId } from '@trawl/store';
-import type { TrendsJobRecord } from './types.ts';
+import { WORKER_LOST, type TrendsJobRecord } from './types.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A fresh queued job (both backends store exactly this). */
 export function newJobRecord(input: { team_id: string; request: TrendsGrain }, now: number): TrendsJobRecord {
@@ -21,6 +23,24 @@ export function newJobRecord(input: { team_id: string; request: TrendsGrain }, n
     owner: null,
     lease_until: null,
   };
+}
+
+/** The job as a claim takes it (memory and disk; the claim script writes the same fields). */
+export function takenJobRecord(job: TrendsJobRecord, owner: string, now: number, leaseMs: number): TrendsJobRecord {
+  return {
+    ...job,
+    state: 'running',
+    attempts: job.attempts + 1,
+    owner,
+    lease_until: now + leaseMs,
+    started_at: job.started_at ?? iso(now),
+    updated_at: iso(now),
+  };
+}
+
+/** A job whose lease lapsed at its last attempt, failed by the claim that found it. */
+export function lostJobRecord(job: TrendsJobRecord, now: number): TrendsJobRecord {
+  return { ...job, state: 'failed', error: WORKER_LOST, owner: null, lease_until: null, updated_at: iso(now), completed_at: iso(now) };
 }
 
 /** The public TrendsJob: the stored job without its team and lease. */

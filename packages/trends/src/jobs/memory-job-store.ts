@@ -1,7 +1,6 @@
 import { LruMap, MemoryRecordIndex, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
-import { newJobRecord } from './job-record.ts';
+import { lostJobRecord, newJobRecord, takenJobRecord } from './job-record.ts';
 import {
-  WORKER_LOST,
   type ClaimOptions,
   type TrendsJobRecord,
   type TrendsJobStore,
@@ -58,7 +57,7 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
       const job = (await this.get(id))!;
       if (job.attempts >= opts.maxAttempts) {
         this.leases.delete(id);
-        this.put({ ...job, state: 'failed', error: WORKER_LOST, owner: null, lease_until: null, updated_at: iso(now), completed_at: iso(now) });
+        this.put(lostJobRecord(job, now));
         continue;
       }
       return this.take(job, owner, now, opts.leaseMs);
@@ -124,15 +123,7 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   }
 
   private take(job: TrendsJobRecord, owner: string, now: number, leaseMs: number): TrendsLease {
-    const taken: TrendsJobRecord = {
-      ...job,
-      state: 'running',
-      attempts: job.attempts + 1,
-      owner,
-      lease_until: now + leaseMs,
-      started_at: job.started_at ?? iso(now),
-      updated_at: iso(now),
-    };
+    const taken = takenJobRecord(job, owner, now, leaseMs);
     this.put(taken);
     this.leases.set(taken.id, now + leaseMs);
     return { job: taken, owner, attempt: taken.attempts };
