@@ -8,12 +8,18 @@ import { MAX_KEY_BYTES, type Kv, type KvTx, type PutOptions, type RangeOptions }
  * The only module importing lmdb: our Kv on one LMDB environment in the data directory. Every value is stored as
  * [expiresAt (0: never), value]; an expiring key also has an entry in an expiry index (keys under RESERVED), which
  * sweepExpired walks in time order. Reads treat an expired key as absent, so expiry is exact whenever sweeps run.
+ * Keys are stored as their UTF-8 bytes ('binary' key encoding): LMDB's own string encoding reads control
+ * characters as type markers and NUL as an array separator, which would corrupt the expiry index's keys.
  */
 const RESERVED = '\u0000';
 const EXPIRY_INDEX = `${RESERVED}exp${RESERVED}`;
 const DATA_FILE = 'trawl.mdb';
 
 type Stored = [number, unknown];
+/** No UTF-8 string holds this byte: the end of every range. */
+const TOP = Buffer.from([0xff]);
+const enc = (key: string) => Buffer.from(key, 'utf8');
+const dec = (key: Buffer) => key.toString('utf8');
 
 export interface KvOptions {
   dir: string;
@@ -36,9 +42,9 @@ function checkKey(key: string): void {
 export function openKv(opts: KvOptions): Kv {
   mkdirSync(opts.dir, { recursive: true });
   const release = lockDataDir(opts.dir);
-  let db: Database<Stored, string>;
+  let db: Database<Stored, Buffer>;
   try {
-    db = open<Stored, string>({ path: join(opts.dir, DATA_FILE), noSync: !opts.sync, compression: false });
+    db = open<Stored, Buffer>({ path: join(opts.dir, DATA_FILE), noSync: !opts.sync, compression: false, keyEncoding: 'binary' });
   } catch (err) {
     release();
     throw err;
@@ -49,50 +55,52 @@ export function openKv(opts: KvOptions): Kv {
 
   const tx: KvTx = {
     get<T>(key: string) {
-      const s = db.get(key);
+      const s = db.get(enc(key));
       return live(s, now()) ? (s[1] as T) : undefined;
     },
     has(key) {
-      return live(db.get(key), now());
+      return live(db.get(enc(key)), now());
     },
     put(key, value, o?: PutOptions) {
       checkKey(key);
-      const old = db.get(key);
+      const old = db.get(enc(key));
       const at = o?.expiresAt ?? 0;
-      if (old && old[0] !== 0 && old[0] !== at) db.removeSync(indexKey(old[0], key));
-      if (at !== 0 && (!old || old[0] !== at)) db.putSync(indexKey(at, key), [0, null]);
-      db.putSync(key, [at, value]);
+      if (old && old[0] !== 0 && old[0] !== at) db.removeSync(enc(indexKey(old[0], key)));
+      if (at !== 0 && (!old || old[0] !== at)) db.putSync(enc(indexKey(at, key)), [0, null]);
+      db.putSync(enc(key), [at, value]);
     },
     del(key) {
-      const old = db.get(key);
+      const old = db.get(enc(key));
       if (old === undefined) return false;
-      if (old[0] !== 0) db.removeSync(indexKey(old[0], key));
-      db.removeSync(key);
+      if (old[0] !== 0) db.removeSync(enc(indexKey(old[0], key)));
+      db.removeSync(enc(key));
       return live(old, now());
     },
     expiresAt(key) {
-      const s = db.get(key);
+      const s = db.get(enc(key));
       return live(s, now()) && s[0] !== 0 ? s[0] : null;
     },
     expire(key, at) {
-      const s = db.get(key);
+      const s = db.get(enc(key));
       if (!live(s, now())) return false;
       tx.put(key, s[1], at === null ? undefined : { expiresAt: at });
       return true;
     },
     *range<T>(o: RangeOptions) {
       let start = o.start ?? o.prefix ?? '\u0001';
-      let end = o.end ?? (o.prefix !== undefined ? `${o.prefix}\uffff` : '\uffff');
+      const end = o.end !== undefined ? enc(o.end) : o.prefix !== undefined ? Buffer.concat([enc(o.prefix), TOP]) : TOP;
       if (start < '\u0001') start = '\u0001';
       if (o.prefix !== undefined && !start.startsWith(o.prefix) && start < o.prefix) start = o.prefix;
       const t = now();
       let n = 0;
       // LMDB's reverse range includes its first bound and excludes its last, the opposite of ours: walk down to
       // the reserved keys and stop below `start` instead.
-      const entries = o.reverse ? db.getRange({ start: end, end: RESERVED, reverse: true }) : db.getRange({ start, end });
-      for (const { key, value } of entries) {
-        if (o.reverse && key === end) continue;
-        if (o.reverse && key < start) return;
+      const from = enc(start);
+      const entries = o.reverse ? db.getRange({ start: end, end: enc(RESERVED), reverse: true }) : db.getRange({ start: from, end });
+      for (const { key: raw, value } of entries) {
+        if (o.reverse && raw.equals(end)) continue;
+        if (o.reverse && Buffer.compare(raw, from) < 0) return;
+        const key = dec(raw);
         if (!live(value, t)) continue;
         if (o.prefix !== undefined && !key.startsWith(o.prefix)) continue;
         yield { key, value: value[1] as T };
@@ -107,14 +115,16 @@ export function openKv(opts: KvOptions): Kv {
     sweepExpired(max) {
       const t = now();
       return db.transactionSync(() => {
+        // Collected before deleting: removing entries under a live LMDB cursor skips some of those after them.
+        const due: string[] = [];
+        for (const { key } of db.getRange({ start: enc(EXPIRY_INDEX), end: enc(indexKey(t + 1, '')), limit: max })) due.push(dec(key));
         let n = 0;
-        for (const { key } of db.getRange({ start: EXPIRY_INDEX, end: indexKey(t + 1, '') })) {
-          if (n >= max) break;
+        for (const key of due) {
           const target = key.slice(EXPIRY_INDEX.length + 16);
           const at = Number(key.slice(EXPIRY_INDEX.length, EXPIRY_INDEX.length + 15));
-          db.removeSync(key);
-          const s = db.get(target);
-          if (s && s[0] === at) db.removeSync(target);
+          db.removeSync(enc(key));
+          const s = db.get(enc(target));
+          if (s && s[0] === at) db.removeSync(enc(target));
           n++;
         }
         return n;

@@ -87,6 +87,23 @@ describe('kv on LMDB', () => {
     expect(kv.transact((tx) => [...tx.range({})].map((e) => e.key))).toEqual(['kept']);
   });
 
+  it('a sweep deletes every key due, however many share one expiry, and only up to its max', () => {
+    let t = 1_000_000;
+    const kv = kvAt(tempDir(), () => t);
+    const names = Array.from({ length: 40 }, (_, i) => `p:${String(i).padStart(2, '0')}:${'x'.repeat(i)}`);
+    kv.transact((tx) => {
+      for (const k of names) tx.put(k, 1);
+      for (const k of names) tx.expire(k, t + 10);
+      tx.put('later', 1, { expiresAt: t + 1000 });
+    });
+    t += 10;
+    expect(kv.sweepExpired(15)).toBe(15);
+    expect(kv.sweepExpired(100)).toBe(25);
+    expect(kv.sweepExpired(100)).toBe(0);
+    t += 1000;
+    expect(kv.sweepExpired(100)).toBe(1);
+  });
+
   it('keeps its data across a close and reopen', async () => {
     const dir = tempDir();
     const kv = openKv({ dir });
