@@ -4,6 +4,7 @@ export { MemoryShardDirectory, MAX_MEMORY_ROBOTS, MAX_MEMORY_SLOW_HOSTS } from '
 export { RedisCrawlStore, MAX_LEASE_MEMBERS } from './redis/redis-crawl-store.ts';
 export { RedisShardDirectory } from './redis/redis-shard-directory.ts';
 export { FrontierKeys } from './redis/keys.ts';
+export { DiskCrawlStore } from './disk/disk-crawl-store.ts';
 export {
   frontierStats,
   listWorkers,

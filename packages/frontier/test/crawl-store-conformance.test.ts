@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DiskCrawlStore,
   MemoryCrawlStore,
   RedisCrawlStore,
   type CrawlPlan,
@@ -8,8 +9,10 @@ import {
   type FrontierRequest,
 } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { useTempKv } from './temp-kv.ts';
 
 const redis = useRedis();
+const tempKv = useTempKv();
 
 let n = 0;
 function plan(overrides: Partial<CrawlPlan> = {}): CrawlPlan {
@@ -38,6 +41,7 @@ function addsUp(s: CrawlSnapshot) {
 const backends: [string, () => CrawlStore][] = [
   ['memory', () => new MemoryCrawlStore()],
   ['redis', () => new RedisCrawlStore(redis.conn, randomPrefix())],
+  ['disk', () => new DiskCrawlStore(tempKv(), randomPrefix())],
 ];
 
 describe.each(backends)('crawl store conformance: %s', (_name, make) => {
@@ -391,5 +395,42 @@ describe('redis crawl store', () => {
     // The listing drops the forgotten crawl's index entries on its way (every write of the index does too).
     expect(await s.listCrawls({ limit: 10 })).toEqual([]);
     expect(await keys()).toEqual([]);
+  });
+});
+
+describe('disk crawl store', () => {
+  it('expiring a crawl leaves none of its keys behind once swept, host queues, seen-set and index included', async () => {
+    const kv = tempKv();
+    const prefix = randomPrefix();
+    const s = new DiskCrawlStore(kv, prefix);
+    const p = plan();
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://b.test/1')]);
+    const [l] = (await s.lease(p.crawl_id, 'a.test', 1, 30_000, Date.now())).leases;
+    await s.complete(p.crawl_id, l, { kind: 'delivered', item: '{}' }, [req('http://c.test/1', 1)], Date.now());
+    const keys = () => kv.transact((tx) => [...tx.range({ prefix })].length);
+    const before = keys();
+    expect(before).toBeGreaterThanOrEqual(10);
+    await s.expireCrawl(p.crawl_id, 200);
+    // Every key got the crawl's expiry, and the index gained its entry of crawls being forgotten.
+    expect(keys()).toBe(before + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(keys()).toBe(0);
+    expect(await s.listCrawls({ limit: 10 })).toEqual([]);
+    // Deleted for space, not just hidden: the sweep finds every one of them, and nothing is left to find.
+    expect(kv.sweepExpired(10_000)).toBe(before + 1);
+    expect(kv.sweepExpired(10_000)).toBe(0);
+  });
+
+  it('admits URLs longer than a key may be: the seen-set holds their hashes', async () => {
+    const s = new DiskCrawlStore(tempKv(), randomPrefix());
+    const long = `http://a.test/${'x'.repeat(3_000)}`;
+    const p = plan();
+    await s.createCrawl(p, [req(long), req(long), req(`${long}y`)]);
+    expect((await s.getCrawl(p.crawl_id))!.counters.discovered).toBe(2);
+    const { leases } = await s.lease(p.crawl_id, 'a.test', 5, 30_000, Date.now());
+    expect(leases.map((x) => x.request.url)).toEqual([long, `${long}y`]);
+    const r = await s.complete(p.crawl_id, leases[0], { kind: 'delivered', item: '{}' }, [req(long, 1), req(`${long}z`, 1)], Date.now());
+    expect(r.accepted).toBe(true);
+    expect((await s.getCrawl(p.crawl_id))!.counters.discovered).toBe(3);
   });
 });
