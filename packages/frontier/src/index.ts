@@ -5,6 +5,7 @@ export { RedisCrawlStore, MAX_LEASE_MEMBERS } from './redis/redis-crawl-store.ts
 export { RedisShardDirectory } from './redis/redis-shard-directory.ts';
 export { FrontierKeys } from './redis/keys.ts';
 export { DiskCrawlStore } from './disk/disk-crawl-store.ts';
+export { DiskShardDirectory } from './disk/disk-shard-directory.ts';
 export {
   frontierStats,
   listWorkers,

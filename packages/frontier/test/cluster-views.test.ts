@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DiskCrawlStore,
+  DiskShardDirectory,
   frontierStats,
   FrontierStatsInput,
   listWorkers,
@@ -13,8 +15,10 @@ import {
   type ShardDirectory,
 } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { useTempKv } from './temp-kv.ts';
 
 const redis = useRedis();
+const tempKv = useTempKv();
 
 const backends: [string, () => { crawls: CrawlStore; directory: ShardDirectory }][] = [
   ['memory', () => ({ crawls: new MemoryCrawlStore(), directory: new MemoryShardDirectory() })],
@@ -23,6 +27,13 @@ const backends: [string, () => { crawls: CrawlStore; directory: ShardDirectory }
     () => {
       const prefix = randomPrefix();
       return { crawls: new RedisCrawlStore(redis.conn, prefix), directory: new RedisShardDirectory(redis.conn, prefix) };
+    },
+  ],
+  [
+    'disk',
+    () => {
+      const kv = tempKv();
+      return { crawls: new DiskCrawlStore(kv), directory: new DiskShardDirectory(kv) };
     },
   ],
 ];

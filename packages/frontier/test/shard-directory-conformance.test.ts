@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConnection } from '@trawl/redis';
-import { MemoryShardDirectory, RedisShardDirectory, type ShardDirectory, type WorkerReport } from '../src/index.ts';
+import { DiskShardDirectory, MemoryShardDirectory, RedisShardDirectory, type ShardDirectory, type WorkerReport } from '../src/index.ts';
 import { connect, randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { useTempKv } from './temp-kv.ts';
 
 const redis = useRedis();
+const tempKv = useTempKv();
 // A second connection, as a second process would have.
 let other: RedisConnection;
 beforeAll(async () => {
@@ -30,6 +32,14 @@ const backends: [string, () => [ShardDirectory, ShardDirectory]][] = [
     () => {
       const prefix = randomPrefix();
       return [new RedisShardDirectory(redis.conn, prefix, TTL), new RedisShardDirectory(other, prefix, TTL)];
+    },
+  ],
+  [
+    'disk',
+    () => {
+      // Two handles on one Kv, as two modules of the one process owning the data directory would hold them.
+      const kv = tempKv();
+      return [new DiskShardDirectory(kv, '', TTL), new DiskShardDirectory(kv, '', TTL)];
     },
   ],
 ];
@@ -103,6 +113,36 @@ describe.each(backends)('shard directory conformance: %s', (_name, make) => {
     await b.slowHost('slow.test', now + 1_000, now);
     expect(await b.slowUntil('slow.test')).toBe(now + 5_000);
     expect(await a.slowUntil('other.test')).toBe(0);
+  });
+
+  it('caches robots.txt bodies (an absent one too) until their time is up', async () => {
+    const [a, b] = make();
+    await a.setRobots('https://r.test', 'User-agent: *', 10_000);
+    await a.setRobots('https://none.test', null, 10_000);
+    await a.setRobots('https://brief.test', 'Disallow: /', 150);
+    expect(await b.getRobots('https://r.test')).toBe('User-agent: *');
+    expect(await b.getRobots('https://none.test')).toBeNull();
+    expect(await b.getRobots('https://brief.test')).toBe('Disallow: /');
+    expect(await b.getRobots('https://unknown.test')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await b.getRobots('https://brief.test')).toBeUndefined();
+  });
+
+  it('keeps the active crawls and each host’s crawls, dropping a host from the shards with its last crawl', async () => {
+    const [a, b] = make();
+    await a.addActiveCrawl('crawl_1');
+    await a.addActiveCrawl('crawl_2');
+    await b.removeActiveCrawl('crawl_1');
+    expect(await b.activeCrawls()).toEqual(['crawl_2']);
+    await a.registerHost('h.test', 'crawl_1');
+    await b.registerHost('h.test', 'crawl_2');
+    expect((await b.crawlsOf('h.test')).sort()).toEqual(['crawl_1', 'crawl_2']);
+    await b.unregisterCrawl('h.test', 'crawl_1');
+    expect(await a.crawlsOf('h.test')).toEqual(['crawl_2']);
+    expect(await a.shards()).toEqual(['h.test']);
+    await a.unregisterCrawl('h.test', 'crawl_2');
+    expect(await b.shards()).toEqual([]);
+    expect(await b.crawlsOf('h.test')).toEqual([]);
   });
 
   it('delivers an announcement of work to every watcher, and none after it stops watching', async () => {
