@@ -421,6 +421,25 @@ describe('disk crawl store', () => {
     expect(kv.sweepExpired(10_000)).toBe(0);
   });
 
+  it('ending and forgetting a crawl larger than one batch of keys drops and expires every one of them', async () => {
+    const kv = tempKv();
+    const prefix = randomPrefix();
+    const s = new DiskCrawlStore(kv, prefix);
+    const p = plan({ max_pages: 2_000 });
+    await s.createCrawl(p, Array.from({ length: 1_300 }, (_, i) => req(`http://a.test/${i}`)));
+    await s.lease(p.crawl_id, 'a.test', 600, 30_000, Date.now());
+    expect(await s.transition(p.crawl_id, ['running'], 'failed', Date.now())).toBe(true);
+    expect((await s.getCrawl(p.crawl_id))!.counters).toMatchObject({ queued: 0, in_flight: 0, dropped: 1_300 });
+    expect(await s.hostLoads(p.crawl_id)).toEqual([{ host: 'a.test', queued: 0, leased: 0, oldest_leased_at: null }]);
+    const keys = () => kv.transact((tx) => [...tx.range({ prefix })].length);
+    // The seen-set, meta, plan, the host's record and two index entries: no queue entry or lease is left.
+    expect(keys()).toBe(1_300 + 5);
+    await s.expireCrawl(p.crawl_id, 200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(keys()).toBe(0);
+    expect(kv.sweepExpired(10_000)).toBe(1_300 + 6);
+  });
+
   it('admits URLs longer than a key may be: the seen-set holds their hashes', async () => {
     const s = new DiskCrawlStore(tempKv(), randomPrefix());
     const long = `http://a.test/${'x'.repeat(3_000)}`;

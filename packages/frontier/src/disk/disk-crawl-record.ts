@@ -28,6 +28,23 @@ export interface DiskCrawlMeta {
   expires_at: number | null;
 }
 
+const BATCH = 512;
+
+/**
+ * Calls `fn` on every live key under `prefix`, a batch at a time: a transaction over a large crawl never holds all
+ * its keys in memory, and never writes under the range it is reading.
+ */
+export function forEachKey(tx: KvTx, prefix: string, fn: (key: string) => void): void {
+  let start: string | undefined;
+  for (;;) {
+    const keys = Array.from(tx.range({ prefix, start, limit: BATCH }), (e) => e.key);
+    for (const key of keys) fn(key);
+    if (keys.length < BATCH) return;
+    // The smallest key after the last one.
+    start = `${keys[keys.length - 1]}\u0000`;
+  }
+}
+
 /** A host's queue occupies positions [head, tail). */
 interface HostQueue {
   head: number;
@@ -146,10 +163,10 @@ export class CrawlRecord {
     return out;
   }
 
-  /** Every lease held: token and request. */
-  *leases(): Generator<{ token: string; request: FrontierRequest }> {
+  /** Every lease held: token and host. */
+  *leases(): Generator<{ token: string; host: string }> {
     for (const e of this.tx.range<StoredLease>({ prefix: this.k.leases })) {
-      yield { token: e.key.slice(this.k.leases.length), request: e.value.request };
+      yield { token: e.key.slice(this.k.leases.length), host: e.value.request.host };
     }
   }
 
@@ -164,13 +181,11 @@ export class CrawlRecord {
   dropAll(): number {
     const dropped = this.meta.queued + this.meta.leased;
     for (const { host } of [...this.hosts()]) {
-      for (const e of [...this.tx.range({ prefix: this.k.queue(host) })]) this.tx.del(e.key);
+      forEachKey(this.tx, this.k.queue(host), (key) => this.tx.del(key));
       const q = this.tx.get<HostQueue>(this.k.host(host))!;
       this.put(this.k.host(host), { head: q.tail, tail: q.tail });
     }
-    for (const prefix of [this.k.leases, this.k.leaseExpiries]) {
-      for (const e of [...this.tx.range({ prefix })]) this.tx.del(e.key);
-    }
+    for (const prefix of [this.k.leases, this.k.leaseExpiries]) forEachKey(this.tx, prefix, (key) => this.tx.del(key));
     this.meta.queued = 0;
     this.meta.leased = 0;
     return dropped;

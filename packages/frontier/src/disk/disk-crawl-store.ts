@@ -1,6 +1,7 @@
 import { indexKey, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
 import type { Kv, KvTx } from '@trawl/kv';
-import { leasedAt, leaseTokenPrefix } from '../lease-token.ts';
+import { hostLoadsOf, reasonCounters } from '../crawl-counters.ts';
+import { leaseTokenPrefix } from '../lease-token.ts';
 import {
   crawlFailure,
   TERMINAL_STATUSES,
@@ -15,7 +16,7 @@ import {
   type LeaseBatch,
   type PageResult,
 } from '../types.ts';
-import { CrawlRecord, type DiskCrawlMeta } from './disk-crawl-record.ts';
+import { CrawlRecord, forEachKey, type DiskCrawlMeta } from './disk-crawl-record.ts';
 import { DiskFrontierKeys } from './disk-keys.ts';
 import { DiskRecordIndex } from './disk-record-index.ts';
 
@@ -23,12 +24,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** How long a lease is kept when its completion waits for prepaid credit (as crawl-complete-4.lua). */
 const BUDGET_WAIT_MS = 60_000;
 
-function countsWith(counts: Record<string, number>, prefix: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(counts)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
-  return out;
-}
-const sumOf = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 
 /**
  * Embedded-mode crawl state on disk (a Kv shared by the process's backends). Each method is one Kv transaction,
@@ -90,8 +85,6 @@ export class DiskCrawlStore implements CrawlStore {
 
   async getCrawl(crawlId: string): Promise<CrawlSnapshot | null> {
     return this.withCrawl(crawlId, null, ({ meta: m, k }, tx) => {
-      const block_reasons = countsWith(m.counts, 'block:');
-      const failure_reasons = countsWith(m.counts, 'fail:');
       return {
         plan: tx.get<CrawlPlan>(k.plan)!,
         status: m.status,
@@ -105,12 +98,8 @@ export class DiskCrawlStore implements CrawlStore {
           queued: m.queued,
           in_flight: m.leased,
           completed: m.items,
-          failed: sumOf(failure_reasons),
-          blocked: sumOf(block_reasons),
           dropped: m.dropped,
-          block_reasons,
-          failure_reasons,
-          retry_categories: countsWith(m.counts, 'retry:'),
+          ...reasonCounters(Object.entries(m.counts)),
         },
       };
     });
@@ -273,7 +262,7 @@ export class DiskCrawlStore implements CrawlStore {
     this.withCrawl(crawlId, undefined, (c, tx) => {
       c.meta.expires_at = at;
       // Every key of the crawl (seen-set, queues, leases, items) expires with it; the sweep frees the space.
-      for (const e of [...tx.range({ prefix: c.k.base })]) tx.expire(e.key, at);
+      forEachKey(tx, c.k.base, (key) => tx.expire(key, at));
       c.save();
       this.index.expireAt(tx, c.meta.index_key, c.meta.team_id, at);
     });
@@ -307,17 +296,6 @@ export class DiskCrawlStore implements CrawlStore {
   }
 
   async hostLoads(crawlId: string): Promise<HostLoad[]> {
-    return this.withCrawl(crawlId, [], (c) => {
-      const loads = new Map<string, HostLoad>();
-      for (const h of c.hosts()) loads.set(h.host, { host: h.host, queued: h.queued, leased: 0, oldest_leased_at: null });
-      for (const { token, request } of c.leases()) {
-        let load = loads.get(request.host);
-        if (!load) loads.set(request.host, (load = { host: request.host, queued: 0, leased: 0, oldest_leased_at: null }));
-        load.leased += 1;
-        const at = leasedAt(token);
-        if (at !== null && (load.oldest_leased_at === null || at < load.oldest_leased_at)) load.oldest_leased_at = at;
-      }
-      return [...loads.values()];
-    });
+    return this.withCrawl(crawlId, [], (c) => hostLoadsOf(c.hosts(), c.leases()));
   }
 }

@@ -1,5 +1,6 @@
 import { MemoryRecordIndex, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
-import { leasedAt, leaseTokenPrefix } from '../lease-token.ts';
+import { hostLoadsOf, reasonCounters } from '../crawl-counters.ts';
+import { leaseTokenPrefix } from '../lease-token.ts';
 import {
   crawlFailure,
   TERMINAL_STATUSES,
@@ -90,14 +91,6 @@ export class MemoryCrawlStore implements CrawlStore {
   async getCrawl(crawlId: string): Promise<CrawlSnapshot | null> {
     const s = this.live(crawlId);
     if (!s) return null;
-    const pick = (prefix: string) => {
-      const out: Record<string, number> = {};
-      for (const [k, v] of s.counts) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
-      return out;
-    };
-    const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
-    const block_reasons = pick('block:');
-    const failure_reasons = pick('fail:');
     let queued = 0;
     for (const q of s.queues.values()) queued += q.length;
     return {
@@ -113,12 +106,8 @@ export class MemoryCrawlStore implements CrawlStore {
         queued,
         in_flight: s.leases.size,
         completed: s.items.length,
-        failed: sum(failure_reasons),
-        blocked: sum(block_reasons),
         dropped: s.dropped,
-        block_reasons,
-        failure_reasons,
-        retry_categories: pick('retry:'),
+        ...reasonCounters(s.counts),
       },
     };
   }
@@ -290,17 +279,10 @@ export class MemoryCrawlStore implements CrawlStore {
   async hostLoads(crawlId: string): Promise<HostLoad[]> {
     const s = this.live(crawlId);
     if (!s) return [];
-    const loads = new Map<string, HostLoad>();
-    for (const [host, q] of s.queues) loads.set(host, { host, queued: q.length, leased: 0, oldest_leased_at: null });
-    for (const [token, l] of s.leases) {
-      const host = l.request.host;
-      let load = loads.get(host);
-      if (!load) loads.set(host, (load = { host, queued: 0, leased: 0, oldest_leased_at: null }));
-      load.leased += 1;
-      const at = leasedAt(token);
-      if (at !== null && (load.oldest_leased_at === null || at < load.oldest_leased_at)) load.oldest_leased_at = at;
-    }
-    return [...loads.values()];
+    return hostLoadsOf(
+      [...s.queues].map(([host, q]) => ({ host, queued: q.length })),
+      [...s.leases].map(([token, l]) => ({ token, host: l.request.host })),
+    );
   }
 
   async items(crawlId: string, fromSeq: number, limit: number): Promise<string[]> {

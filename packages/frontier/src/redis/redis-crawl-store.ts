@@ -1,5 +1,6 @@
 import { expiringEntries, indexEntries, indexKey, LruMap, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
 import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
+import { reasonCounters } from '../crawl-counters.ts';
 import { leaseTokenPrefix } from '../lease-token.ts';
 import {
   TERMINAL_STATUSES,
@@ -48,12 +49,6 @@ function parseMember(m: string): Lease {
   return { token: m.slice(0, a), request: JSON.parse(m.slice(b + 1)) as FrontierRequest };
 }
 
-function sumOf(r: Record<string, number>): number {
-  let n = 0;
-  for (const v of Object.values(r)) n += v;
-  return n;
-}
-
 /**
  * Cluster-mode crawl state in Redis. Each mutation is one Lua script on the crawl's slot, so admission under
  * max_pages, dedup and exactly-once delivery hold whatever the number of workers.
@@ -95,13 +90,6 @@ export class RedisCrawlStore implements CrawlStore {
     const [flat, inFlight, completed, queued] = r;
     const meta: Record<string, string> = {};
     for (let i = 0; i < flat.length; i += 2) meta[flat[i]] = flat[i + 1];
-    const pick = (prefix: string) => {
-      const out: Record<string, number> = {};
-      for (const [k, v] of Object.entries(meta)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = Number(v);
-      return out;
-    };
-    const block_reasons = pick('block:');
-    const failure_reasons = pick('fail:');
     return {
       plan: JSON.parse(meta.plan) as CrawlPlan,
       status: meta.status as CrawlStatus,
@@ -115,12 +103,8 @@ export class RedisCrawlStore implements CrawlStore {
         queued: Number(queued),
         in_flight: Number(inFlight),
         completed: Number(completed),
-        failed: sumOf(failure_reasons),
-        blocked: sumOf(block_reasons),
         dropped: Number(meta.dropped),
-        block_reasons,
-        failure_reasons,
-        retry_categories: pick('retry:'),
+        ...reasonCounters(Object.entries(meta)),
       },
     };
   }
