@@ -14,7 +14,8 @@ export interface Bootstrap {
  */
 export async function bootstrapDefaultTeam(store: Store, config: TrawlConfig): Promise<Bootstrap | null> {
   const configured = config.TRAWL_BOOTSTRAP_KEY;
-  if (!configured && store.kind !== 'memory') return null;
+  // Embedded mode (memory or disk) generates a development key; a shared Redis store never does.
+  if (!configured && store.kind === 'redis') return null;
   let team = await store.findTeamByName('default');
   if (!team) {
     team = await store.createTeam('default');

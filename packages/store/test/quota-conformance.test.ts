@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { QUOTA_RESOURCE_NAMES } from '@trawl/contract';
 import { isStoreUnavailable } from '@trawl/redis';
-import { MemoryStore, QUOTA_USAGE_MONTHS_KEPT, quotaMonth, RedisStore, type Store } from '../src/index.ts';
+import { DiskStore, MemoryStore, QUOTA_USAGE_MONTHS_KEPT, quotaMonth, RedisStore, type Store } from '../src/index.ts';
 import { randomPrefix, rejectionWhileHalted, useRedis } from '@trawl/test-support/redis-server.ts';
+import { tempKv } from './backends.ts';
 
 /**
  * Monthly quotas on both backends: a take passes only while used + units stays within the limit (also with 60
@@ -11,10 +12,11 @@ import { randomPrefix, rejectionWhileHalted, useRedis } from '@trawl/test-suppor
  */
 const redis = useRedis();
 
-// Redis expires usage by its own clock, so both backends run on the real time here.
+// Redis expires usage by its own clock, so every backend runs on the real time here.
 const backends: [string, () => Store][] = [
   ['memory', () => new MemoryStore()],
   ['redis', () => new RedisStore(redis.conn, randomPrefix())],
+  ['disk', () => new DiskStore(tempKv(), randomPrefix())],
 ];
 
 const MONTH = '2031-05';
