@@ -104,6 +104,22 @@ describe('kv on LMDB', () => {
     expect(kv.sweepExpired(100)).toBe(1);
   });
 
+  it('expiry: sweeps expired keys of every length (long ones too), and only expired ones', () => {
+    let t = 1_800_000_000_000;
+    const kv = kvAt(tempDir(), () => t);
+    const keys = [1, 20, 63, 64, 100, 1000].map((n) => 'k'.repeat(n));
+    kv.transact((tx) => {
+      for (const k of keys) tx.put(k, k.length, { expiresAt: t + k.length });
+      tx.put('x'.repeat(900), 'kept', { expiresAt: t + 10_000 });
+    });
+    t += 1000;
+    expect(kv.sweepExpired(100)).toBe(keys.length);
+    expect(kv.sweepExpired(100)).toBe(0);
+    expect(kv.transact((tx) => [...tx.range({})].map((e) => e.key.length))).toEqual([900]);
+    t += 10_000;
+    expect(kv.sweepExpired(100)).toBe(1);
+  });
+
   it('keeps its data across a close and reopen', async () => {
     const dir = tempDir();
     const kv = openKv({ dir });
