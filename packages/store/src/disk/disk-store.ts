@@ -20,14 +20,8 @@ import type {
   TeamRecord,
 } from '../types.ts';
 import { DiskStoreKeys } from './disk-keys.ts';
+import { chargeOnce, grant, pageOf } from './disk-ledger.ts';
 import { quotasOf, refundRate, returnQuotaUnits, setTeamLimit, takeQuotaUnits, takeRate } from './disk-limits.ts';
-
-/**
- * How long a "charged once" mark of a (run, reason) is kept. A run's charges come within seconds of each other (a
- * crawl's within its hours): only a repeat this much later could be recorded twice. Redis keeps the marks for ever;
- * on disk they expire so requests leave nothing behind for good but ledger entries.
- */
-export const DISK_CHARGE_MARK_TTL_S = 30 * 86400;
 
 interface StoredKey {
   key: ApiKeyRecord;
@@ -230,43 +224,19 @@ export class DiskStore implements Store {
   }
 
   async charge(entry: LedgerEntry, enforce: boolean) {
-    return this.tx((tx) => {
-      const t = entry.team_id;
-      const balance = tx.get<number>(this.k.balance(t)) ?? 0;
-      const once = this.k.charged(t, entry.run_id, entry.reason);
-      if (tx.has(once)) return { ok: true, balance };
-      if (enforce && balance < entry.units) return { ok: false, balance };
-      tx.put(once, 1, { expiresAt: this.now() + DISK_CHARGE_MARK_TTL_S * 1000 });
-      const n = tx.get<number>(this.k.ledgerCount(t)) ?? 0;
-      tx.put(this.k.ledgerEntry(t, n), { ...entry });
-      tx.put(this.k.ledgerCount(t), n + 1);
-      tx.put(this.k.balance(t), balance - entry.units);
-      return { ok: true, balance: balance - entry.units };
-    });
+    return this.tx((tx) => chargeOnce(tx, this.k, entry, enforce, this.now()));
   }
   async balance(teamId: string) {
     return this.tx((tx) => tx.get<number>(this.k.balance(teamId)) ?? 0);
   }
   async grantCredits(teamId: string, units: number) {
-    return this.tx((tx) => {
-      const b = (tx.get<number>(this.k.balance(teamId)) ?? 0) + units;
-      tx.put(this.k.balance(teamId), b);
-      return b;
-    });
+    return this.tx((tx) => grant(tx, this.k, teamId, units));
   }
   async entries(teamId: string, limit: number) {
     return this.tx((tx) => [...tx.range<LedgerEntry>({ prefix: this.k.ledgerEntriesPrefix(teamId), reverse: true, limit })].map((e) => e.value));
   }
   async ledgerPage(teamId: string, opts: { limit: number; before?: number }): Promise<LedgerPage> {
-    // Entries are only appended (never trimmed): a position names one entry for ever, as in Redis.
-    return this.tx((tx) => {
-      const end = Math.min(opts.before ?? Infinity, tx.get<number>(this.k.ledgerCount(teamId)) ?? 0);
-      const start = Math.max(0, end - opts.limit);
-      if (end <= start) return { entries: [], next_before: null };
-      const range = { start: this.k.ledgerEntry(teamId, start), end: this.k.ledgerEntry(teamId, end), reverse: true };
-      const entries = [...tx.range<LedgerEntry>(range)].map((e) => e.value);
-      return { entries, next_before: start > 0 ? start : null };
-    });
+    return this.tx((tx) => pageOf(tx, this.k, teamId, opts));
   }
 
   async getSelectorMemory(key: SelectorMemoryKey, ttlS: number): Promise<string | null> {
