@@ -15,10 +15,11 @@ import {
   type ShardDirectory,
 } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
-import { useTempKv } from './temp-kv.ts';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
 
 const redis = useRedis();
-const tempKv = useTempKv();
+const kvs = useTempKvs();
+const tempKv = () => kvs.open();
 
 const backends: [string, () => { crawls: CrawlStore; directory: ShardDirectory }][] = [
   ['memory', () => ({ crawls: new MemoryCrawlStore(), directory: new MemoryShardDirectory() })],

@@ -9,10 +9,11 @@ import {
   type FrontierRequest,
 } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
-import { useTempKv } from './temp-kv.ts';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
 
 const redis = useRedis();
-const tempKv = useTempKv();
+const kvs = useTempKvs();
+const tempKv = () => kvs.open();
 
 let n = 0;
 function plan(overrides: Partial<CrawlPlan> = {}): CrawlPlan {

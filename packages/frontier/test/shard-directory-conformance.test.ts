@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConnection } from '@trawl/redis';
 import { DiskShardDirectory, MemoryShardDirectory, RedisShardDirectory, type ShardDirectory, type WorkerReport } from '../src/index.ts';
 import { connect, randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
-import { useTempKv } from './temp-kv.ts';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
 
 const redis = useRedis();
-const tempKv = useTempKv();
+const kvs = useTempKvs();
+const tempKv = () => kvs.open();
 // A second connection, as a second process would have.
 let other: RedisConnection;
 beforeAll(async () => {

@@ -31,6 +31,9 @@ export class KvRecordIndex {
 
   /** The record is forgotten at `at` (epoch ms, judged by the Kv's clock). */
   expireAt(tx: KvTx, key: string, team: string, at: number): void {
+    // Forgotten at another time before (an expiry set again): that time's entry goes.
+    const old = tx.expiresAt(this.all(key));
+    if (old !== null) tx.del(this.expiringKey(old, key));
     tx.expire(this.all(key), at);
     tx.expire(this.teamBase(team) + key, at);
     tx.put(this.expiringKey(at, key), team, { expiresAt: at });

@@ -1,5 +1,5 @@
-import { indexKey, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
-import type { Kv, KvTx } from '@trawl/kv';
+import { expiringEntries, indexEntries, indexKey, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
+import { KvRecordIndex, type Kv, type KvTx } from '@trawl/kv';
 import { hostLoadsOf, reasonCounters } from '../crawl-counters.ts';
 import { leaseTokenPrefix } from '../lease-token.ts';
 import {
@@ -18,7 +18,6 @@ import {
 } from '../types.ts';
 import { CrawlRecord, forEachKey, type DiskCrawlMeta } from './disk-crawl-record.ts';
 import { DiskFrontierKeys } from './disk-keys.ts';
-import { DiskRecordIndex } from './disk-record-index.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** How long a lease is kept when its completion waits for prepaid credit (as crawl-complete-4.lua). */
@@ -32,7 +31,7 @@ const BUDGET_WAIT_MS = 60_000;
  */
 export class DiskCrawlStore implements CrawlStore {
   private readonly k: DiskFrontierKeys;
-  private readonly index: DiskRecordIndex;
+  private readonly index: KvRecordIndex;
 
   constructor(
     private readonly kv: Kv,
@@ -40,7 +39,7 @@ export class DiskCrawlStore implements CrawlStore {
     private readonly clock: () => number = Date.now,
   ) {
     this.k = new DiskFrontierKeys(prefix);
-    this.index = new DiskRecordIndex(this.k.crawlIndex());
+    this.index = new KvRecordIndex(this.k.crawlIndex());
   }
 
   /** Runs `fn` on the crawl in one transaction; `none` when there is no such crawl (or it was forgotten). */
@@ -288,11 +287,11 @@ export class DiskCrawlStore implements CrawlStore {
   }
 
   async listCrawls(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
-    return this.kv.transact((tx) => this.index.page(tx, q));
+    return indexEntries(this.kv.transact((tx) => this.index.page(tx, q)));
   }
 
   async expiringCrawls(limit: number): Promise<ExpiringEntry[]> {
-    return this.kv.transact((tx) => this.index.expiring(tx, limit));
+    return expiringEntries(this.kv.transact((tx) => this.index.expiring(tx, limit)));
   }
 
   async hostLoads(crawlId: string): Promise<HostLoad[]> {

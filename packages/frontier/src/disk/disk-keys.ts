@@ -44,7 +44,7 @@ export class DiskFrontierKeys {
     };
   }
 
-  /** The operator's newest-first crawl index (DiskRecordIndex). */
+  /** The operator's newest-first crawl index (KvRecordIndex). */
   crawlIndex() {
     return `${this.ns}x:`;
   }
