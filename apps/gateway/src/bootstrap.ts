@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TrawlConfig } from '@trawl/config';
 import { KEY_SCOPES, type ApiKeyRecord, type Store } from '@trawl/store';
 
@@ -30,8 +32,24 @@ export async function bootstrapDefaultTeam(store: Store, config: TrawlConfig): P
     }
     return { teamId: team.id, generatedKey: null };
   }
+  // On disk the key outlives the process: it is kept (owner-only) in the data directory and printed again at each
+  // start, instead of one more key per restart.
+  const keyFile = store.kind === 'disk' && config.TRAWL_DATA_DIR ? join(config.TRAWL_DATA_DIR, 'development-key') : null;
+  if (keyFile) {
+    const kept = readKeptKey(keyFile);
+    if (kept && (await store.findApiKey(kept))) return { teamId: team.id, generatedKey: kept };
+  }
   const { secret } = await store.createApiKey(team.id, { label: 'development', scopes: [...KEY_SCOPES] });
+  if (keyFile) writeFileSync(keyFile, secret, { mode: 0o600 });
   return { teamId: team.id, generatedKey: secret };
+}
+
+function readKeptKey(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { startGateway } from './start.ts';
 // stderr: stdout is the log stream (README "Logging").
 await runProcess('trawl-gateway', async (config, log) => {
   const g = await startGateway(config, { log });
-  const mode = config.REDIS_URL ? 'cluster (Redis)' : 'embedded (in-memory)';
+  const mode = config.REDIS_URL ? 'cluster (Redis)' : config.TRAWL_DATA_DIR ? `embedded (data directory ${config.TRAWL_DATA_DIR})` : 'embedded (in-memory)';
   process.stderr.write(`Trawl listening on ${g.url}  mode: ${mode}\n`);
   if (g.bootstrap?.generatedKey) process.stderr.write(`Development API key: ${g.bootstrap.generatedKey}\n`);
   else if (config.TRAWL_BOOTSTRAP_KEY) process.stderr.write('API key: the value of TRAWL_BOOTSTRAP_KEY\n');

@@ -3,6 +3,8 @@ import { CrawlWorker, type WorkerSettings } from '@trawl/crawler';
 import { createBrowserPool, type BrowserPool } from '@trawl/browser';
 import { createLightEngine, type LightEngine } from '@trawl/light-engine';
 import {
+  DiskCrawlStore,
+  DiskShardDirectory,
   MemoryCrawlStore,
   MemoryShardDirectory,
   RedisCrawlStore,
@@ -15,7 +17,8 @@ import { closeConnection, connectRedis, isStoreUnavailable, type RedisConnection
 import { startMetricsServer, type MetricsServer } from '@trawl/metrics';
 import { countStoreUnavailable, MetricsPortError, runtimeGauges } from './metrics.ts';
 import { contentPoolSettings, createContentProcessor, type ContentProcessor } from '@trawl/scrape';
-import { ARTIFACT_TOMBSTONE_S, MemoryStore, RedisStore, type Store } from '@trawl/store';
+import { ARTIFACT_TOMBSTONE_S, DiskStore, MemoryStore, RedisStore, type Store } from '@trawl/store';
+import { openKv, startExpirySweeper, type Kv } from '@trawl/kv';
 import { createFaultLog, type FaultLog } from './fault-log.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
@@ -64,11 +67,18 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   let store: Store;
   let crawls: CrawlStore;
   let directory: ShardDirectory;
+  let kv: Kv | null = null;
   if (config.REDIS_URL) {
     redis = await connectRedis(config.REDIS_URL, opts.name ?? 'trawl', config.TRAWL_REDIS_STARTUP_TIMEOUT_MS);
     store = new RedisStore(redis, config.REDIS_PREFIX, now);
     crawls = new RedisCrawlStore(redis, config.REDIS_PREFIX);
     directory = new RedisShardDirectory(redis, config.REDIS_PREFIX, config.TRAWL_SHARD_TTL_MS * 2);
+  } else if (config.TRAWL_DATA_DIR) {
+    // One process owns the directory (openKv refuses a second, naming the holder); every backend shares the Kv.
+    kv = openKv({ dir: config.TRAWL_DATA_DIR, now });
+    store = new DiskStore(kv, '', now);
+    crawls = new DiskCrawlStore(kv, '', now);
+    directory = new DiskShardDirectory(kv, '', config.TRAWL_SHARD_TTL_MS * 2, now);
   } else {
     store = new MemoryStore(now);
     crawls = new MemoryCrawlStore();
@@ -79,7 +89,10 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     config.REDIS_PREFIX,
     { perWindow: config.TRAWL_TRENDS_RPM, windowMs: config.TRAWL_TRENDS_RATE_WINDOW_MS },
     { retentionMs: config.TRAWL_TRENDS_JOB_RETENTION_S * 1000 },
+    kv ? { kv, now } : undefined,
   );
+  // Expired keys leave the disk in the background (reads already treat them as absent).
+  const stopSweeper = kv ? startExpirySweeper(kv, { onError: (err) => log.error({ err }, 'expiry sweep failed') }) : () => undefined;
   const stopGauges = runtimeGauges({ browser, crawls, directory, now });
   let metrics: MetricsServer | null = null;
   if (config.TRAWL_METRICS_PORT !== undefined) {
@@ -89,6 +102,8 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
       stopGauges();
       await Promise.allSettled([light.close(), browser.close(), content.close(), store.close()]);
       if (redis) await closeConnection(redis);
+      stopSweeper();
+      await kv?.close();
       throw metricsListenFailure(err, config);
     }
   }
@@ -114,6 +129,8 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
       await store.close();
       // Bounded: a process told to stop while Redis is down stops anyway.
       if (redis) await closeConnection(redis);
+      stopSweeper();
+      await kv?.close();
     },
   };
 }

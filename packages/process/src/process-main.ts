@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type TrawlConfig } from '@trawl/config';
+import { DataDirLockedError } from '@trawl/kv';
 import { RedisUnreachableError } from '@trawl/redis';
 import { installFaultHandlers } from './fault-log.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -56,7 +57,7 @@ export async function runProcess(name: string, start: (config: TrawlConfig, log:
 
 /** The one-line reason for start-up failures an operator can fix, or null for anything else (a bug: stack). */
 function startupFailure(err: unknown, config: TrawlConfig): string | null {
-  if (err instanceof RedisUnreachableError || err instanceof MetricsPortError) return err.message;
+  if (err instanceof RedisUnreachableError || err instanceof MetricsPortError || err instanceof DataDirLockedError) return err.message;
   if ((err as NodeJS.ErrnoException)?.code === 'EADDRINUSE') return `port ${config.PORT} on ${config.HOST} is already in use: stop what holds it or set PORT`;
   if ((err as NodeJS.ErrnoException)?.code === 'EADDRNOTAVAIL') return `HOST ${config.HOST} is not an address of this machine`;
   return null;
