@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '@trawl/config';
 import { createLogger } from '@trawl/process';
@@ -26,7 +29,10 @@ export interface TestGateway extends RunningGateway {
  * 127.0.0.1 through (only), as the fixture sites need. Rate limits are off unless `env` sets them.
  */
 export async function startTestGateway(env: Record<string, string> = {}, now?: () => number): Promise<TestGateway> {
+  // Embedded mode on a data directory of its own (removed at close), unless the test names one (or `:memory:`).
+  const ownDir = env.TRAWL_DATA_DIR === undefined && env.REDIS_URL === undefined ? mkdtempSync(join(tmpdir(), 'trawl-test-data-')) : null;
   const config = loadConfig({
+    ...(ownDir ? { TRAWL_DATA_DIR: ownDir } : {}),
     PORT: '0',
     TRAWL_BOOTSTRAP_KEY: TEST_KEY,
     TRAWL_ALLOW_PRIVATE: '127.0.0.1/32',
@@ -46,10 +52,20 @@ export async function startTestGateway(env: Record<string, string> = {}, now?: (
       for (const line of chunk.split('\n')) if (line.trim()) logs.push(JSON.parse(line));
     },
   };
-  const g = await startGateway(config, { log: createLogger(config, { name: 'trawl-gateway', stream }), now });
+  let g: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    g = await startGateway(config, { log: createLogger(config, { name: 'trawl-gateway', stream }), now });
+  } catch (err) {
+    if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     ...g,
     logs,
+    async close() {
+      await g.close();
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+    },
     call(method, path, body, headers = {}) {
       const h: Record<string, string> = { authorization: `Bearer ${TEST_KEY}`, ...headers };
       if (body !== undefined && !h['content-type']) h['content-type'] = 'application/json';

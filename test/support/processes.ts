@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RATE_LIMITS_OFF, TEST_KEY } from './gateway.ts';
 
@@ -45,11 +48,14 @@ function baseEnv(): Record<string, string> {
 
 /** Starts `node --import tsx <script>` (a path relative to the repository root). */
 export function spawnTrawl(name: string, script: string, env: Record<string, string>): ManagedProcess {
+  // An embedded process gets a data directory of its own, removed when it exits, unless the test names one.
+  const ownDir = env.TRAWL_DATA_DIR === undefined && env.REDIS_URL === undefined ? mkdtempSync(join(tmpdir(), 'trawl-proc-data-')) : null;
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...baseEnv(), ...env },
+    env: { ...baseEnv(), ...(ownDir ? { TRAWL_DATA_DIR: ownDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (ownDir) child.once('close', () => rmSync(ownDir, { recursive: true, force: true }));
   let out = '';
   let stdout = '';
   let pending = '';

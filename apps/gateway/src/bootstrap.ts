@@ -34,7 +34,7 @@ export async function bootstrapDefaultTeam(store: Store, config: TrawlConfig): P
   }
   // On disk the key outlives the process: it is kept (owner-only) in the data directory and printed again at each
   // start, instead of one more key per restart.
-  const keyFile = store.kind === 'disk' && config.TRAWL_DATA_DIR ? join(config.TRAWL_DATA_DIR, 'development-key') : null;
+  const keyFile = store.kind === 'disk' ? join(config.TRAWL_DATA_DIR, 'development-key') : null;
   if (keyFile) {
     const kept = readKeptKey(keyFile);
     if (kept && (await store.findApiKey(kept))) return { teamId: team.id, generatedKey: kept };

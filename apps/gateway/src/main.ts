@@ -1,11 +1,12 @@
-import { runProcess } from '@trawl/process';
+import { resolve } from 'node:path';
+import { IN_MEMORY, runProcess } from '@trawl/process';
 import { startGateway } from './start.ts';
 
 // `npm start`: the gateway with in-process workers (embedded) or against REDIS_URL (cluster). The banner goes to
 // stderr: stdout is the log stream (README "Logging").
 await runProcess('trawl-gateway', async (config, log) => {
   const g = await startGateway(config, { log });
-  const mode = config.REDIS_URL ? 'cluster (Redis)' : config.TRAWL_DATA_DIR ? `embedded (data directory ${config.TRAWL_DATA_DIR})` : 'embedded (in-memory)';
+  const mode = config.REDIS_URL ? 'cluster (Redis)' : config.TRAWL_DATA_DIR === IN_MEMORY ? 'embedded (in memory)' : `embedded (data directory ${resolve(config.TRAWL_DATA_DIR)})`;
   process.stderr.write(`Trawl listening on ${g.url}  mode: ${mode}\n`);
   if (g.bootstrap?.generatedKey) process.stderr.write(`Development API key: ${g.bootstrap.generatedKey}\n`);
   else if (config.TRAWL_BOOTSTRAP_KEY) process.stderr.write('API key: the value of TRAWL_BOOTSTRAP_KEY\n');

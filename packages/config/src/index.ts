@@ -20,9 +20,9 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default('trawl:'),
-  // Embedded mode's on-disk store (issue 16, being rolled out): set, state lives under this directory and survives a
-  // restart; unset, embedded mode keeps it in memory as before. Ignored with REDIS_URL.
-  TRAWL_DATA_DIR: z.string().min(1).optional(),
+  // Embedded mode keeps its state on disk under this directory (README "Data directory"); `:memory:` keeps it in the
+  // process instead (lost at exit: for unit tests and the benchmark's in-memory peer). Ignored with REDIS_URL.
+  TRAWL_DATA_DIR: z.string().min(1).default('./trawl-data'),
   TRAWL_BOOTSTRAP_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TRAWL_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   TRAWL_ALLOW_PRIVATE: csv.default([]),

@@ -23,6 +23,9 @@ import { createFaultLog, type FaultLog } from './fault-log.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
 
+/** TRAWL_DATA_DIR's value for an embedded store in the process's memory. */
+export const IN_MEMORY = ':memory:';
+
 /** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
 export interface Runtime {
   config: TrawlConfig;
@@ -73,7 +76,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     store = new RedisStore(redis, config.REDIS_PREFIX, now);
     crawls = new RedisCrawlStore(redis, config.REDIS_PREFIX);
     directory = new RedisShardDirectory(redis, config.REDIS_PREFIX, config.TRAWL_SHARD_TTL_MS * 2);
-  } else if (config.TRAWL_DATA_DIR) {
+  } else if (config.TRAWL_DATA_DIR !== IN_MEMORY) {
     // One process owns the directory (openKv refuses a second, naming the holder); every backend shares the Kv.
     kv = openKv({ dir: config.TRAWL_DATA_DIR, now });
     store = new DiskStore(kv, '', now);
