@@ -6,11 +6,11 @@ import { connectRedis } from '@trawl/redis';
 import { cpuMsOf, peakRssMbOf, type PeerResult } from './proc-stats.ts';
 import { startNodeProcess, stop } from './processes.ts';
 
-const KEY = 'bench-key-0123456789abcdef';
+export const KEY = 'bench-key-0123456789abcdef';
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 const root = new URL('../../', import.meta.url).pathname;
 
-function baseEnv(extra: Record<string, string>): Record<string, string> {
+export function baseEnv(extra: Record<string, string>): Record<string, string> {
   return {
     PORT: '0',
     TRAWL_BOOTSTRAP_KEY: KEY,
@@ -32,7 +32,7 @@ async function api(url: string, method: string, path: string, body?: unknown): P
 }
 
 /** Creates the benchmark crawl and waits for its end; returns pages delivered and wall time. */
-async function crawl(gatewayUrl: string, port: number, hosts: number): Promise<{ pages: number; wallMs: number }> {
+export async function crawl(gatewayUrl: string, port: number, hosts: number): Promise<{ pages: number; wallMs: number }> {
   const urls = Array.from({ length: hosts }, (_, i) => `http://127.0.0.${i + 1}:${port}/`);
   const t0 = performance.now();
   const { crawl: c } = await api(gatewayUrl, 'POST', '/v1/crawl', { urls, scope: 'same_hostname', max_depth: 10, max_pages: 10_000 });

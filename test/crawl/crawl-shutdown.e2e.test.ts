@@ -24,7 +24,9 @@ afterAll(async () => {
 describe('worker shutdown (cluster)', () => {
   let env: CrawlEnv;
   beforeAll(async () => {
-    env = await startCrawlEnv('cluster', { workers: 1 });
+    // A generous page deadline: the worker started mid-crawl boots while the machine is busy, and a page of its
+    // that ran out of time would be a retry this test is not about.
+    env = await startCrawlEnv('cluster', { workers: 1, env: { TRAWL_FETCH_TIMEOUT_MS: '30000' } });
   });
   afterAll(async () => {
     await env?.close();

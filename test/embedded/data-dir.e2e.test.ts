@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allItems, duplicates, getCrawl, sleep, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
+import { allItems, duplicates, getCrawl, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
 import { CRAWL_TEST_ENV } from '@trawl/test-support/crawl-modes.ts';
 import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
 import { spawnTrawl, startGatewayProcess, stopAllProcesses } from '@trawl/test-support/processes.ts';
@@ -48,8 +48,7 @@ describe('embedded mode on a data directory', () => {
     // A second process on the same directory refuses, naming the holder.
     const second = spawnTrawl('gateway on a held directory', 'apps/gateway/src/main.ts', { ...env(), PORT: '0' });
     await second.waitForLine(/in use by process \d+/, 30_000);
-    await sleep(200);
-    expect(second.exited()).toBe(true);
+    expect(await second.waitForExit(15_000)).toBe(1);
 
     await gw.kill9();
     gw = await startGatewayProcess('gateway 2', env());

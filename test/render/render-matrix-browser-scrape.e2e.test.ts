@@ -7,7 +7,7 @@ import { MATRIX, matrixPage, type MatrixPage } from '@trawl/test-support/render-
  * Issue 10: every page of the render matrix comes back whole from POST /v1/browser-scrape, every time, with the
  * pool full so the pages compete for the cores, as they do in production.
  */
-const REPS = 4;
+const REPS = 2;
 const env = useMatrixGateway();
 
 async function scrape(page: MatrixPage, browser?: Record<string, unknown>) {

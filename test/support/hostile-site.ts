@@ -33,6 +33,12 @@ const BODY_LIMIT = 10 * 1024 * 1024;
 export async function startHostileSite(): Promise<HostileSite> {
   const cache = new Map<string, Buffer>();
   const once = (key: string, make: () => Buffer) => cache.get(key) ?? (cache.set(key, make()), cache.get(key)!);
+  // The bodies the suites ask for are built before the site listens: building them takes seconds of this
+  // process's event loop, which the gateway under test shares, and would make its answers late for our own reasons.
+  for (const depth of [300_000, 500_000]) once(`deep${depth}`, () => deepPage(depth));
+  for (const count of [0, 1_000_000]) once(`links${count}`, () => linksPage(count));
+  once('binary5120', () => randomBytes(5120 * 1024));
+  once('bomb', () => gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 }));
   const open = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
 

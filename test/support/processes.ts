@@ -25,6 +25,8 @@ export interface ManagedProcess {
   /** SIGTERM, then SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
   exited(): boolean;
+  /** Resolves with the exit code (null when killed by a signal) once the process has exited; rejects after timeoutMs. */
+  waitForExit(timeoutMs?: number): Promise<number | null>;
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,6 +97,15 @@ export function spawnTrawl(name: string, script: string, env: Record<string, str
     output: () => out,
     stdout: () => stdout,
     exited: () => exitedFlag,
+    waitForExit(timeoutMs = 30_000) {
+      return new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${name}: still running after ${timeoutMs} ms\n${out}`)), timeoutMs);
+        void exit.then(() => {
+          clearTimeout(timer);
+          resolve(child.exitCode);
+        });
+      });
+    },
     waitForLine(re, timeoutMs = 30_000) {
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${name}: no line matching ${re} within ${timeoutMs} ms\n${out}`)), timeoutMs);

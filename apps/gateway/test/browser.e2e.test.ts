@@ -9,6 +9,8 @@ beforeAll(async () => {
   site = await startFixtureSite();
   // One browser page, so a single slow render fills the pool.
   gw = await startTestGateway({ TRAWL_BROWSER_PAGES: '1', TRAWL_FETCH_TIMEOUT_MS: '6000' });
+  // Chromium is launched on first use; launching it on a busy machine would eat the 6 s deadline of a test below.
+  await (await gw.call('POST', '/v1/browser-scrape', { url: `${site.origin('site.test')}/article` })).json();
 });
 afterAll(async () => {
   await gw?.close();

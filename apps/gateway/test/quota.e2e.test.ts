@@ -18,7 +18,8 @@ import { PIZZA_GRAIN } from '@trawl/test-support/trends-client.ts';
 const ENV = {
   ...CRAWL_TEST_ENV,
   TRAWL_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-  TRAWL_FETCH_TIMEOUT_MS: '5000',
+  // Long enough for a first browser scrape to launch Chromium on a busy machine.
+  TRAWL_FETCH_TIMEOUT_MS: '20000',
   // Trends jobs are only created here; a runner that picks one up reaches a closed local port, never Google.
   TRAWL_TRENDS_BASE_URL: 'http://127.0.0.1:9',
 };

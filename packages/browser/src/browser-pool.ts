@@ -30,7 +30,8 @@ interface BrowserEntry {
 
 /**
  * A bounded pool of Chromium pages. At most maxPages renders run at once; a render that cannot get a page within
- * acquireTimeoutMs (or that is predicted not to get one in time) is answered browser_capacity_full right away.
+ * acquireTimeoutMs (or that is predicted not to get one in time, unless it set its own wait) is answered
+ * browser_capacity_full.
  * One Chromium serves the renders (each in its own context); it is launched on first use, retired after
  * recyclePagesPerBrowser renders (a fresh process bounds leaks) and replaced after a crash. A render whose
  * browser dies under it is retried once on a fresh browser.
@@ -193,7 +194,9 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     if (closed) return failure('render_failed', false, 0, { category: 'crash', stage: 'acquire', errorCode: 'pool_closed' });
     if (!isHttpUrl(req.url)) return failure('blocked_target', false, 0, { category: 'blocked', stage: 'navigate', errorCode: 'blocked_target' });
     const waitMs = Math.min(req.acquireTimeoutMs ?? acquireTimeoutMs, req.deadline - Date.now());
-    const lease = await slots.acquire(waitMs);
+    // A caller that sets its own wait (a crawl page) queues for the whole of it: a prediction made from render
+    // times on a busy machine would refuse it at once, and a crawl would burn its attempts in milliseconds.
+    const lease = await slots.acquire(waitMs, req.acquireTimeoutMs !== undefined);
     if (!lease) {
       if (Date.now() >= req.deadline) {
         return failure('timeout', true, 0, { category: 'timeout', stage: 'acquire', errorCode: 'deadline_exceeded' });

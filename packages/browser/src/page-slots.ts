@@ -37,10 +37,13 @@ export class PageSlots {
     return this.waiters.length;
   }
 
-  /** Resolves with a lease, or null when no slot is free within waitMs (at once when none is predicted to be). */
-  acquire(waitMs: number): Promise<SlotLease | null> {
+  /**
+   * Resolves with a lease, or null when no slot is free within waitMs: at once when none is predicted to be,
+   * unless `queue` (a caller that would rather wait its whole bound, such as a crawl page, than be told early).
+   */
+  acquire(waitMs: number, queue = false): Promise<SlotLease | null> {
     if (this.holds.size < this.size) return Promise.resolve(this.take());
-    if (waitMs <= 0 || this.predictedWaitMs() > waitMs) return Promise.resolve(null);
+    if (waitMs <= 0 || (!queue && this.predictedWaitMs() > waitMs)) return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         grant: (lease) => {

@@ -77,4 +77,18 @@ describe('PageSlots', () => {
     expect(await firstInLine).not.toBeNull();
     b!.release();
   });
+
+  it('lets a caller that queues wait out its bound even when its turn is predicted beyond it', async () => {
+    const c = clock();
+    const slots = new PageSlots(1, c.now);
+    const first = await slots.acquire(20);
+    c.advance(1000);
+    first!.release(); // average hold 1 s
+    const held = await slots.acquire(20);
+    expect(await slots.acquire(20)).toBeNull(); // predicted ~1 s: refused at once
+    const queued = slots.acquire(5_000, true);
+    expect(slots.waiting).toBe(1);
+    held!.release();
+    expect(await queued).not.toBeNull();
+  });
 });

@@ -35,6 +35,8 @@ interface Slot {
 
 interface Lane {
   slots: Slot[];
+  /** Threads the lane runs once started; the slow lane starts with its first page. */
+  size: number;
   queue: Job[];
   lowPriority: boolean;
   /** Pages a thread may hold at once (PIPELINE, or 1 in the slow lane). */
@@ -59,11 +61,16 @@ type Reply = { ok?: boolean; value?: ContentResult; unsupported?: boolean; notTe
 export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
   const entry = new URL('./content-worker-boot.mjs', import.meta.url);
   let closed = false;
+  // The ordinary lane starts at once (the first Fetch should not wait for a thread to boot, ~0.3-1 s of CPU); the
+  // slow lane with its first large page, so a process that never meets one never pays for its thread.
   const makeLane = (threads: number, lowPriority: boolean): Lane => {
-    const lane: Lane = { slots: [], queue: [], lowPriority, depth: lowPriority ? 1 : PIPELINE };
-    for (let i = 0; i < threads; i++) lane.slots.push(spawn(lane));
+    const lane: Lane = { slots: [], size: threads, queue: [], lowPriority, depth: lowPriority ? 1 : PIPELINE };
+    if (!lowPriority) startLane(lane);
     return lane;
   };
+  function startLane(lane: Lane): void {
+    while (lane.slots.length < lane.size) lane.slots.push(spawn(lane));
+  }
 
   function spawn(lane: Lane): Slot {
     const worker = new Worker(entry, {
@@ -114,6 +121,7 @@ export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
   }
 
   function dispatch(lane: Lane): void {
+    if (lane.queue.length > 0 && !closed) startLane(lane);
     while (lane.queue.length > 0) {
       // The least busy thread with room: an idle one first.
       let slot: Slot | null = null;
