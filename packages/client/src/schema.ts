@@ -64,7 +64,8 @@ export interface paths {
         get: operations["getCrawl"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Cancel a crawl: pending pages dropped, delivered items kept (failure.code cancelled); repeating it is safe */
+        delete: operations["cancelCrawl"];
         options?: never;
         head?: never;
         patch?: never;
@@ -417,6 +418,10 @@ export interface components {
             scope?: "same_hostname" | "same_domain" | "same_origin" | "all";
             browser?: components["schemas"]["BrowserControlsInput"];
             extraction?: components["schemas"]["ExtractionInput"];
+            /** @description Follow only links whose path matches one of these patterns (seeds are always crawled). Default: every path. */
+            include_paths?: string[];
+            /** @description Never follow links whose path matches one of these patterns (wins over include_paths). */
+            exclude_paths?: string[];
         };
         CrawlJobInput: {
             /** @description Opaque, form crawl_<id>. */
@@ -443,6 +448,8 @@ export interface components {
                 max_pages: number;
                 browser: components["schemas"]["BrowserControlsInput"] | null;
                 extraction: components["schemas"]["ExtractionInput"] | null;
+                include_paths: string[];
+                exclude_paths: string[];
             };
             /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
             progress: {
@@ -827,6 +834,10 @@ export interface components {
             scope?: "same_hostname" | "same_domain" | "same_origin" | "all";
             browser?: components["schemas"]["BrowserControls"];
             extraction?: components["schemas"]["Extraction"];
+            /** @description Follow only links whose path matches one of these patterns (seeds are always crawled). Default: every path. */
+            include_paths?: string[];
+            /** @description Never follow links whose path matches one of these patterns (wins over include_paths). */
+            exclude_paths?: string[];
         };
         CrawlJob: {
             /** @description Opaque, form crawl_<id>. */
@@ -853,6 +864,8 @@ export interface components {
                 max_pages: number;
                 browser: components["schemas"]["BrowserControls"] | null;
                 extraction: components["schemas"]["Extraction"] | null;
+                include_paths: string[];
+                exclude_paths: string[];
             };
             /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
             progress: {
@@ -1523,6 +1536,114 @@ export interface operations {
                 };
             };
             /** @description Error: `validation_error`, `unsupported_feature`. */
+            400: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `authentication_required`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `crawl_not_found`. */
+            404: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+        };
+    };
+    cancelCrawl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlResponse"];
+                };
+            };
+            /** @description Error: `validation_error`, `unsupported_feature`, `invalid_request`. */
             400: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */

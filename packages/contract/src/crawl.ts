@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HttpUrl, RunStatus, Timestamp } from './common.ts';
 import { CssSelector, Extraction } from './extraction.ts';
 import { Artifact, Audit, Diagnostics, PageContent, PublicRun, Usage } from './page.ts';
+import { PathPatterns } from './path-pattern.ts';
 
 export const CRAWL_SCOPES = ['same_hostname', 'same_domain', 'same_origin', 'all'] as const;
 export const CrawlScope = z.enum(CRAWL_SCOPES);
@@ -33,6 +34,10 @@ export const CrawlRequest = z
     scope: CrawlScope.optional(),
     browser: BrowserControls.optional(),
     extraction: Extraction.optional(),
+    include_paths: PathPatterns.optional().meta({
+      description: 'Follow only links whose path matches one of these patterns (seeds are always crawled). Default: every path.',
+    }),
+    exclude_paths: PathPatterns.optional().meta({ description: 'Never follow links whose path matches one of these patterns (wins over include_paths).' }),
   })
   .meta({ id: 'CrawlRequest' });
 export type CrawlRequest = z.infer<typeof CrawlRequest>;
@@ -55,6 +60,8 @@ export const CrawlJob = z
       max_pages: z.int(),
       browser: BrowserControls.nullable(),
       extraction: Extraction.nullable(),
+      include_paths: z.array(z.string()),
+      exclude_paths: z.array(z.string()),
     }),
     progress: z
       .strictObject({

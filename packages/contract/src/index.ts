@@ -4,6 +4,7 @@ export * from './common.ts';
 export * from './page.ts';
 export * from './fetch.ts';
 export * from './crawl.ts';
+export * from './path-pattern.ts';
 export * from './extraction.ts';
 export * from './trends.ts';
 export * from './browser-scrape.ts';

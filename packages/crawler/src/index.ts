@@ -5,6 +5,8 @@ export {
   listItems,
   crawlRunSource,
   setCrawlPaused,
+  cancelTeamCrawl,
+  type CancelResult,
   type CrawlServices,
   type CreateCrawlResult,
 } from './api/crawl-service.ts';

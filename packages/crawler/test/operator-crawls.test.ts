@@ -123,7 +123,7 @@ describe.each(backends)('operator crawls: %s', (_name, make) => {
       ok: true,
       crawl: {
         status: 'failed',
-        failure: { code: 'cancelled', message: 'the crawl was cancelled by an operator' },
+        failure: { code: 'cancelled', message: 'the crawl was cancelled (by its team or an operator)' },
         progress: { pages_completed: 1, pages_queued: 0, pages_in_flight: 0, pages_dropped: 3 },
         finalized: true,
       },

@@ -22,6 +22,9 @@ export interface CrawlPlan {
   billing_mode: 'shadow' | 'enforce';
   browser?: BrowserControls;
   extraction?: Extraction;
+  /** Path patterns links must match / must not match (contract's path-pattern.ts); absent = none. */
+  include_paths?: string[];
+  exclude_paths?: string[];
 }
 
 /** One URL waiting in, or leased from, the frontier. */
@@ -53,7 +56,7 @@ export const CRAWL_FAILURES = {
   no_pages_delivered: { status: 'failed', message: 'no page of the crawl could be delivered' },
   crawl_timeout: { status: 'expired', message: 'the crawl ran longer than the allowed time' },
   budget_exhausted: { status: 'budget_exhausted', message: 'the team ran out of credit' },
-  cancelled: { status: 'failed', message: 'the crawl was cancelled by an operator' },
+  cancelled: { status: 'failed', message: 'the crawl was cancelled (by its team or an operator)' },
 } as const satisfies Record<string, { status: CrawlStatus; message: string }>;
 export type CrawlFailureCode = keyof typeof CRAWL_FAILURES;
 

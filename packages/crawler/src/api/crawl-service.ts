@@ -13,6 +13,7 @@ import {
 import { newId, type Store } from '@trawl/store';
 import { logCrawlEvent } from '../crawl-log.ts';
 import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
+import { cancelLiveCrawl } from './cancel.ts';
 import { buildPlan } from './plan.ts';
 import { crawlJobView, itemView, type StoredItem } from './views.ts';
 
@@ -148,4 +149,19 @@ export async function changePaused(svc: CrawlServices, snap: CrawlSnapshot, paus
   if (!after) return false;
   logCrawlEvent(svc.log, paused ? 'paused' : 'resumed', after, to);
   return after;
+}
+
+export type CancelResult = { ok: true; crawl: CrawlJob } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'ended'; crawl: CrawlJob };
+
+/**
+ * DELETE /v1/crawl/{id}: cancels a live crawl of the team (cancel.ts). A crawl already cancelled answers as it is
+ * (a repeated DELETE is safe); one that ended otherwise is `ended`.
+ */
+export async function cancelTeamCrawl(svc: CrawlServices, teamId: string, crawlId: string): Promise<CancelResult> {
+  const snap = await svc.crawls.getCrawl(crawlId);
+  if (!snap || snap.plan.team_id !== teamId) return { ok: false, reason: 'not_found' };
+  const after = (await cancelLiveCrawl(svc, snap)) || (await svc.crawls.getCrawl(crawlId));
+  if (!after) return { ok: false, reason: 'not_found' };
+  const crawl = crawlJobView(after);
+  return after.failure?.code === 'cancelled' ? { ok: true, crawl } : { ok: false, reason: 'ended', crawl };
 }

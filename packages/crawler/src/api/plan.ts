@@ -56,6 +56,8 @@ export function buildPlan(
     billing_mode: billingMode,
     ...(req.browser ? { browser: req.browser } : {}),
     ...(req.extraction ? { extraction: req.extraction } : {}),
+    ...(req.include_paths?.length ? { include_paths: req.include_paths } : {}),
+    ...(req.exclude_paths?.length ? { exclude_paths: req.exclude_paths } : {}),
   };
   return { plan, seeds };
 }

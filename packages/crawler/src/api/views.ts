@@ -36,6 +36,8 @@ export function crawlJobView(s: CrawlSnapshot): CrawlJob {
       max_pages: s.plan.max_pages,
       browser: s.plan.browser ?? null,
       extraction: s.plan.extraction ?? null,
+      include_paths: s.plan.include_paths ?? [],
+      exclude_paths: s.plan.exclude_paths ?? [],
     },
     progress: {
       pages_discovered: c.discovered,

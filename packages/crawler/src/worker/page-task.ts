@@ -44,7 +44,10 @@ export function retryCategory(f: ScrapeFailure): string | null {
   return f.retryable ? retryCategoryOf(f.blockReason, f.statusCode) : null;
 }
 
-/** Links worth admitting: normalized, in the seed's scope, within depth, not already submitted by this worker. */
+/**
+ * Links worth admitting: normalized, in the seed's scope, through the crawl's path filters, within depth, not already
+ * submitted by this worker.
+ */
 export function admissibleLinks(ctx: CrawlContext, from: FrontierRequest, finalUrl: string, links: string[]): FrontierRequest[] {
   const depth = from.depth + 1;
   if (depth > ctx.plan.max_depth) return [];
@@ -53,7 +56,7 @@ export function admissibleLinks(ctx: CrawlContext, from: FrontierRequest, finalU
   const page = new Set<string>();
   for (const link of links) {
     const url = normalizeUrl(link, finalUrl);
-    if (url === null || page.has(url) || ctx.submitted.has(url) || !rule.allows(url)) continue;
+    if (url === null || page.has(url) || ctx.submitted.has(url) || !rule.allows(url) || !ctx.paths.allows(url)) continue;
     page.add(url);
     out.push({ url, host: hostOf(url), depth, seed: from.seed, parent: from.url, attempt: 0 });
   }
