@@ -19,6 +19,7 @@ import { browserScrapeRoutes } from './routes/browser-scrape-route.ts';
 import { runRoutes } from './routes/run-routes.ts';
 import { adminRoutes } from './routes/admin-trpc.ts';
 import { crawlRoutes } from './routes/crawl-routes.ts';
+import { crawlExportRoute } from './routes/crawl-export-route.ts';
 import { trendsRoutes } from './routes/trends-routes.ts';
 import { metricsRoutes, registerRequestMetrics } from './routes/metrics-route.ts';
 
@@ -92,6 +93,7 @@ export async function buildApp(ctx: GatewayContext, log: Logger): Promise<Fastif
   await app.register(fetchRoutes(ctx));
   await app.register(browserScrapeRoutes(ctx));
   await app.register(crawlRoutes(ctx));
+  await app.register(crawlExportRoute(ctx));
   await app.register(trendsRoutes(ctx));
   await app.register(runRoutes(ctx));
   await app.register(adminRoutes(ctx));

@@ -122,6 +122,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crawl/{crawl_id}/items.jsonl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every delivered item as JSON Lines (one CrawlItem per line, delivery order), streamed; resumable with cursor or after */
+        get: operations["exportCrawlItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search-trends/related-queries": {
         parameters: {
             query?: never;
@@ -1972,6 +1989,121 @@ export interface operations {
                 };
             };
             /** @description Error: `validation_error`, `unsupported_feature`, `invalid_request`. */
+            400: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `authentication_required`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `crawl_not_found`. */
+            404: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+        };
+    };
+    exportCrawlItems: {
+        parameters: {
+            query?: {
+                /** @description Start at this items cursor (next_cursor of GET …/items). */
+                cursor?: string;
+                /** @description Start after this item id: resume a broken download from its last complete line. */
+                after?: string;
+                /** @description true: stay open while the crawl runs, sending items as they are delivered, and end when it has ended. */
+                follow?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One CrawlItem (see GET …/items) per line. */
+            200: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Error: `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
