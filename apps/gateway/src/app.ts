@@ -20,6 +20,7 @@ import { runRoutes } from './routes/run-routes.ts';
 import { adminRoutes } from './routes/admin-trpc.ts';
 import { crawlRoutes } from './routes/crawl-routes.ts';
 import { crawlExportRoute } from './routes/crawl-export-route.ts';
+import { crawlEventsRoute } from './routes/crawl-events-route.ts';
 import { trendsRoutes } from './routes/trends-routes.ts';
 import { metricsRoutes, registerRequestMetrics } from './routes/metrics-route.ts';
 
@@ -94,6 +95,7 @@ export async function buildApp(ctx: GatewayContext, log: Logger): Promise<Fastif
   await app.register(browserScrapeRoutes(ctx));
   await app.register(crawlRoutes(ctx));
   await app.register(crawlExportRoute(ctx));
+  await app.register(crawlEventsRoute(ctx));
   await app.register(trendsRoutes(ctx));
   await app.register(runRoutes(ctx));
   await app.register(adminRoutes(ctx));

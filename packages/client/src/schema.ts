@@ -139,6 +139,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crawl/{crawl_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live progress of a crawl as Server-Sent Events, resumable with Last-Event-ID */
+        get: operations["crawlEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search-trends/related-queries": {
         parameters: {
             query?: never;
@@ -539,6 +556,78 @@ export interface components {
             /** @description Opaque. null when no more items exist yet and the crawl has ended. */
             next_cursor: string | null;
         };
+        /** @description event: status. The crawl’s status changed (or the stream began). */
+        CrawlStatusEventDataInput: {
+            crawl_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            /** @description null on the first event of a stream. */
+            previous_status: ("queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired") | null;
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            at: string;
+        };
+        /** @description event: progress. A counter moved. */
+        CrawlProgressEventDataInput: {
+            crawl_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
+            progress: {
+                pages_discovered: number;
+                pages_queued: number;
+                pages_in_flight: number;
+                pages_completed: number;
+                pages_failed: number;
+                pages_blocked: number;
+                pages_dropped: number;
+                max_pages: number;
+            };
+            /** @description Pages that reached an end per second, over the last 10 s; null until measurable. */
+            pages_per_second: number | null;
+            /** @description Seconds left at that rate once max_pages bounds the crawl (pages_discovered = max_pages); null otherwise. */
+            eta_s: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            at: string;
+        };
+        /** @description event: end. The crawl has ended; the stream closes. */
+        CrawlEndEventDataInput: {
+            crawl_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            completed_at: string | null;
+            /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
+            progress: {
+                pages_discovered: number;
+                pages_queued: number;
+                pages_in_flight: number;
+                pages_completed: number;
+                pages_failed: number;
+                pages_blocked: number;
+                pages_dropped: number;
+                max_pages: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            at: string;
+        };
+        /** @description The JSON `data:` of one event; its `event:` line says which shape. */
+        CrawlEventDataInput: components["schemas"]["CrawlStatusEventDataInput"] | components["schemas"]["CrawlProgressEventDataInput"] | components["schemas"]["CrawlEndEventDataInput"];
         TrendsRelatedQueriesRequestInput: {
             /** @description Search term, 1 to 100 characters. */
             keyword: string;
@@ -955,6 +1044,78 @@ export interface components {
             /** @description Opaque. null when no more items exist yet and the crawl has ended. */
             next_cursor: string | null;
         };
+        /** @description event: status. The crawl’s status changed (or the stream began). */
+        CrawlStatusEventData: {
+            crawl_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            /** @description null on the first event of a stream. */
+            previous_status: ("queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired") | null;
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            at: string;
+        };
+        /** @description event: progress. A counter moved. */
+        CrawlProgressEventData: {
+            crawl_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
+            progress: {
+                pages_discovered: number;
+                pages_queued: number;
+                pages_in_flight: number;
+                pages_completed: number;
+                pages_failed: number;
+                pages_blocked: number;
+                pages_dropped: number;
+                max_pages: number;
+            };
+            /** @description Pages that reached an end per second, over the last 10 s; null until measurable. */
+            pages_per_second: number | null;
+            /** @description Seconds left at that rate once max_pages bounds the crawl (pages_discovered = max_pages); null otherwise. */
+            eta_s: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            at: string;
+        };
+        /** @description event: end. The crawl has ended; the stream closes. */
+        CrawlEndEventData: {
+            crawl_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            completed_at: string | null;
+            /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
+            progress: {
+                pages_discovered: number;
+                pages_queued: number;
+                pages_in_flight: number;
+                pages_completed: number;
+                pages_failed: number;
+                pages_blocked: number;
+                pages_dropped: number;
+                max_pages: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            at: string;
+        };
+        /** @description The JSON `data:` of one event; its `event:` line says which shape. */
+        CrawlEventData: components["schemas"]["CrawlStatusEventData"] | components["schemas"]["CrawlProgressEventData"] | components["schemas"]["CrawlEndEventData"];
         TrendsRelatedQueriesRequest: {
             /** @description Search term, 1 to 100 characters. */
             keyword: string;
@@ -2104,6 +2265,130 @@ export interface operations {
                 };
             };
             /** @description Error: `validation_error`, `unsupported_feature`. */
+            400: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `authentication_required`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `permission_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `crawl_not_found`. */
+            404: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+        };
+    };
+    crawlEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Resume: the id of the last event received (EventSource sends it by itself). */
+                "last-event-id"?: string;
+            };
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events. `status` {crawl_id, status, previous_status, failure, at}; `progress` {crawl_id, status, progress, pages_per_second, eta_s, at}; `end` {crawl_id, status, failure, completed_at, progress}, after which the stream closes. Each event has an id: reconnect with Last-Event-ID to receive only what changed since. */
+            200: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["CrawlEventData"];
+                };
+            };
+            /** @description Last-Event-ID was the end event: the stream is over (EventSource stops reconnecting). */
+            204: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `validation_error`. */
             400: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */

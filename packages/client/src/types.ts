@@ -19,3 +19,11 @@ export type Artifact = Schemas['Artifact'];
 export type TrendsRequest = Schemas['TrendsRelatedQueriesRequestInput'];
 export type TrendsJob = Schemas['TrendsJob'];
 export type TrendsRelatedQuery = Schemas['TrendsRelatedQuery'];
+export type CrawlStatusEventData = Schemas['CrawlStatusEventData'];
+export type CrawlProgressEventData = Schemas['CrawlProgressEventData'];
+export type CrawlEndEventData = Schemas['CrawlEndEventData'];
+/** One event of GET /v1/crawl/{id}/events, its data parsed. */
+export type CrawlEvent =
+  | { id: string | null; event: 'status'; data: CrawlStatusEventData }
+  | { id: string | null; event: 'progress'; data: CrawlProgressEventData }
+  | { id: string | null; event: 'end'; data: CrawlEndEventData };

@@ -5,6 +5,7 @@ export * from './page.ts';
 export * from './fetch.ts';
 export * from './crawl.ts';
 export * from './path-pattern.ts';
+export * from './crawl-events.ts';
 export * from './extraction.ts';
 export * from './trends.ts';
 export * from './browser-scrape.ts';

@@ -31,6 +31,7 @@ export const V1_ROUTE_RATE_CLASSES = {
   'POST /v1/crawl/:crawl_id/resume': 'reads',
   'DELETE /v1/crawl/:crawl_id': 'reads',
   'GET /v1/crawl/:crawl_id/items.jsonl': 'reads',
+  'GET /v1/crawl/:crawl_id/events': 'reads',
   'POST /v1/search-trends/related-queries': 'trends_create',
   'GET /v1/search-trends/jobs/:job_id': 'reads',
   'GET /v1/runs/:run_id': 'reads',

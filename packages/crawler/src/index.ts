@@ -11,6 +11,7 @@ export {
   type CreateCrawlResult,
 } from './api/crawl-service.ts';
 export { crawlJobView, itemView, type StoredItem } from './api/views.ts';
+export { openCrawlEvents, type CrawlStreamEvent, type EventStreamOptions, type EventStreamStart } from './api/events.ts';
 export { exportItems, EXPORT_BATCH, type ExportOptions, type ExportStart } from './api/export.ts';
 export {
   listCrawls,
