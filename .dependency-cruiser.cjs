@@ -3,7 +3,7 @@
 // explains the layers; a new package gets a rank here.
 const RANKS = {
   contract: 0, config: 0, net: 0, redis: 0, client: 0, kv: 0,
-  content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1,
+  content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1, webhooks: 1,
   browser: 2, extraction: 2,
   scrape: 3,
   runs: 4, trends: 4,
@@ -42,6 +42,7 @@ const ADAPTERS = [
   ['openapi-fetch', '^packages/client/src/openapi-fetch-adapter\\.ts$'],
   ['commander', '^apps/cli/src/commander-adapter\\.ts$'],
   ['cli-progress', '^apps/cli/src/progress-bar\\.ts$'],
+  ['sitemap', '^packages/crawler/src/worker/sitemap-parser\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

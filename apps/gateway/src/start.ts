@@ -48,6 +48,7 @@ export async function createGateway(config: TrawlConfig, opts: GatewayOptions = 
     crawlRetentionMs: crawlRetentionMs(config),
     now,
     log: runtime.log,
+    webhooks: runtime.webhooks,
   };
   const ctx: GatewayContext = {
     config,

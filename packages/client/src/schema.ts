@@ -433,6 +433,37 @@ export interface components {
              */
             url: string;
         };
+        /** @description A documented extension of v1: crawl events POSTed to your endpoint, signed, at least once. */
+        WebhookRequestInput: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed. Judged by the SSRF guard like any fetch, at every delivery; never through the proxy.
+             */
+            url: string;
+            /** @description Events to send; default all four. crawl.completed / crawl.failed are the terminal transitions. */
+            events?: ("crawl.started" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+            /** @description Signs every delivery (Trawl-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">). Never shown again. */
+            secret: string;
+            /**
+             * @description crawl.page carries the whole item (full, default) or only its id and URLs (thin: read it with GET …/items).
+             * @enum {string}
+             */
+            payload?: "full" | "thin";
+        };
+        WebhookDiagnosticsInput: {
+            /** @description Events queued for delivery. */
+            events: number;
+            delivered: number;
+            /** @description Events given up on (attempts exhausted or a permanent refusal). */
+            failed: number;
+            pending: number;
+            /** @description Attempts after a failed one. */
+            retries: number;
+            /** @description Failed attempts per reason (timeout, network, http_5xx, http_4xx, blocked_target, ...). */
+            failure_reasons: {
+                [key: string]: number;
+            };
+        };
         BrowserControlsInput: {
             /** @description CSS selector, at most 1000 characters. */
             wait_for_selector?: string;
@@ -456,6 +487,12 @@ export interface components {
             include_paths?: string[];
             /** @description Never follow links whose path matches one of these patterns (wins over include_paths). */
             exclude_paths?: string[];
+            /**
+             * @description skip (default): links only. include: also the pages the seeds’ sitemaps list (robots.txt Sitemap: lines and /sitemap.xml, indexes and gzip followed). only: the seeds and their sitemaps’ pages, no links followed. Sitemap pages are one hop from their seed; scope, path filters and max_pages apply.
+             * @enum {string}
+             */
+            sitemap?: "include" | "only" | "skip";
+            webhook?: components["schemas"]["WebhookRequestInput"];
         };
         CrawlJobInput: {
             /** @description Opaque, form crawl_<id>. */
@@ -484,6 +521,14 @@ export interface components {
                 extraction: components["schemas"]["ExtractionInput"] | null;
                 include_paths: string[];
                 exclude_paths: string[];
+                /** @enum {string} */
+                sitemap: "include" | "only" | "skip";
+                webhook: {
+                    url: string;
+                    events: ("crawl.started" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                    /** @enum {string} */
+                    payload: "full" | "thin";
+                } | null;
             };
             /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
             progress: {
@@ -515,6 +560,8 @@ export interface components {
                         [key: string]: number;
                     };
                 };
+                /** @description Present when the crawl has a webhook: its deliveries, counted. */
+                webhooks?: components["schemas"]["WebhookDiagnosticsInput"];
             };
         };
         CrawlCreateResponseInput: {
@@ -921,6 +968,37 @@ export interface components {
              */
             url: string;
         };
+        /** @description A documented extension of v1: crawl events POSTed to your endpoint, signed, at least once. */
+        WebhookRequest: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed. Judged by the SSRF guard like any fetch, at every delivery; never through the proxy.
+             */
+            url: string;
+            /** @description Events to send; default all four. crawl.completed / crawl.failed are the terminal transitions. */
+            events?: ("crawl.started" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+            /** @description Signs every delivery (Trawl-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">). Never shown again. */
+            secret: string;
+            /**
+             * @description crawl.page carries the whole item (full, default) or only its id and URLs (thin: read it with GET …/items).
+             * @enum {string}
+             */
+            payload?: "full" | "thin";
+        };
+        WebhookDiagnostics: {
+            /** @description Events queued for delivery. */
+            events: number;
+            delivered: number;
+            /** @description Events given up on (attempts exhausted or a permanent refusal). */
+            failed: number;
+            pending: number;
+            /** @description Attempts after a failed one. */
+            retries: number;
+            /** @description Failed attempts per reason (timeout, network, http_5xx, http_4xx, blocked_target, ...). */
+            failure_reasons: {
+                [key: string]: number;
+            };
+        };
         BrowserControls: {
             /** @description CSS selector, at most 1000 characters. */
             wait_for_selector?: string;
@@ -944,6 +1022,12 @@ export interface components {
             include_paths?: string[];
             /** @description Never follow links whose path matches one of these patterns (wins over include_paths). */
             exclude_paths?: string[];
+            /**
+             * @description skip (default): links only. include: also the pages the seeds’ sitemaps list (robots.txt Sitemap: lines and /sitemap.xml, indexes and gzip followed). only: the seeds and their sitemaps’ pages, no links followed. Sitemap pages are one hop from their seed; scope, path filters and max_pages apply.
+             * @enum {string}
+             */
+            sitemap?: "include" | "only" | "skip";
+            webhook?: components["schemas"]["WebhookRequest"];
         };
         CrawlJob: {
             /** @description Opaque, form crawl_<id>. */
@@ -972,6 +1056,14 @@ export interface components {
                 extraction: components["schemas"]["Extraction"] | null;
                 include_paths: string[];
                 exclude_paths: string[];
+                /** @enum {string} */
+                sitemap: "include" | "only" | "skip";
+                webhook: {
+                    url: string;
+                    events: ("crawl.started" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                    /** @enum {string} */
+                    payload: "full" | "thin";
+                } | null;
             };
             /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
             progress: {
@@ -1003,6 +1095,8 @@ export interface components {
                         [key: string]: number;
                     };
                 };
+                /** @description Present when the crawl has a webhook: its deliveries, counted. */
+                webhooks?: components["schemas"]["WebhookDiagnostics"];
             };
         };
         CrawlCreateResponse: {

@@ -3,6 +3,7 @@ import { HttpUrl, RunStatus, Timestamp } from './common.ts';
 import { CssSelector, Extraction } from './extraction.ts';
 import { Artifact, Audit, Diagnostics, PageContent, PublicRun, Usage } from './page.ts';
 import { PathPatterns } from './path-pattern.ts';
+import { WebhookDiagnostics, WebhookRequest, WebhookView } from './webhooks.ts';
 
 export const CRAWL_SCOPES = ['same_hostname', 'same_domain', 'same_origin', 'all'] as const;
 export const CrawlScope = z.enum(CRAWL_SCOPES);
@@ -38,6 +39,14 @@ export const CrawlRequest = z
       description: 'Follow only links whose path matches one of these patterns (seeds are always crawled). Default: every path.',
     }),
     exclude_paths: PathPatterns.optional().meta({ description: 'Never follow links whose path matches one of these patterns (wins over include_paths).' }),
+    sitemap: z
+      .enum(['include', 'only', 'skip'])
+      .optional()
+      .meta({
+        description:
+          'skip (default): links only. include: also the pages the seeds’ sitemaps list (robots.txt Sitemap: lines and /sitemap.xml, indexes and gzip followed). only: the seeds and their sitemaps’ pages, no links followed. Sitemap pages are one hop from their seed; scope, path filters and max_pages apply.',
+      }),
+    webhook: WebhookRequest.optional(),
   })
   .meta({ id: 'CrawlRequest' });
 export type CrawlRequest = z.infer<typeof CrawlRequest>;
@@ -62,6 +71,8 @@ export const CrawlJob = z
       extraction: Extraction.nullable(),
       include_paths: z.array(z.string()),
       exclude_paths: z.array(z.string()),
+      sitemap: z.enum(['include', 'only', 'skip']),
+      webhook: WebhookView.nullable(),
     }),
     progress: z
       .strictObject({
@@ -83,6 +94,7 @@ export const CrawlJob = z
     diagnostics: z.strictObject({
       block_reasons: z.record(z.string(), Count).meta({ description: 'Blocked and failed pages per reason.' }),
       retry: z.strictObject({ categories: z.record(z.string(), Count) }),
+      webhooks: WebhookDiagnostics.optional().meta({ description: 'Present when the crawl has a webhook: its deliveries, counted.' }),
     }),
   })
   .meta({ id: 'CrawlJob' });

@@ -6,6 +6,7 @@ export * from './fetch.ts';
 export * from './crawl.ts';
 export * from './path-pattern.ts';
 export * from './crawl-events.ts';
+export * from './webhooks.ts';
 export * from './extraction.ts';
 export * from './trends.ts';
 export * from './browser-scrape.ts';

@@ -6,6 +6,7 @@ import type {
   IndexEntry,
   PageFailureKind,
   PageFailureReason,
+  WebhookEvent,
 } from '@trawl/contract';
 
 /** Everything a crawl is, fixed at creation (validated and normalized before quota is reserved). */
@@ -25,6 +26,10 @@ export interface CrawlPlan {
   /** Path patterns links must match / must not match (contract's path-pattern.ts); absent = none. */
   include_paths?: string[];
   exclude_paths?: string[];
+  /** Pages from the seeds' sitemaps too (`include`), or only those and the seeds (`only`); absent = skip. */
+  sitemap?: 'include' | 'only';
+  /** Where the crawl's events go (its secret lives only in the webhook outbox). */
+  webhook?: { url: string; events: WebhookEvent[]; payload: 'full' | 'thin' };
 }
 
 /** One URL waiting in, or leased from, the frontier. */

@@ -30,6 +30,7 @@ export interface OperatorCrawl extends Omit<CrawlJob, 'request'> {
     max_pages: number;
     browser: boolean;
     extraction: boolean;
+    webhook: boolean;
   };
   /** Billing settled, run closed, shards unregistered (ended crawls only). */
   finalized: boolean;
@@ -56,6 +57,7 @@ export function operatorCrawlView(s: CrawlSnapshot): OperatorCrawl {
       max_pages: request.max_pages,
       browser: request.browser !== null,
       extraction: request.extraction !== null,
+      webhook: request.webhook !== null,
     },
     finalized: s.finalized,
   };

@@ -1,4 +1,4 @@
-import { CRAWL_LIMITS, type CrawlRequest } from '@trawl/contract';
+import { CRAWL_LIMITS, WEBHOOK_EVENTS, type CrawlRequest } from '@trawl/contract';
 import { checkExtraction } from '@trawl/extraction';
 import { hostOf, normalizeUrl, type CrawlPlan, type FrontierRequest } from '@trawl/frontier';
 
@@ -58,6 +58,10 @@ export function buildPlan(
     ...(req.extraction ? { extraction: req.extraction } : {}),
     ...(req.include_paths?.length ? { include_paths: req.include_paths } : {}),
     ...(req.exclude_paths?.length ? { exclude_paths: req.exclude_paths } : {}),
+    ...(req.sitemap && req.sitemap !== 'skip' ? { sitemap: req.sitemap } : {}),
+    ...(req.webhook
+      ? { webhook: { url: req.webhook.url, events: WEBHOOK_EVENTS.filter((e) => req.webhook!.events?.includes(e) ?? true), payload: req.webhook.payload ?? 'full' } }
+      : {}),
   };
   return { plan, seeds };
 }

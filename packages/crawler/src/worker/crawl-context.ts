@@ -8,6 +8,8 @@ export interface CrawlContext {
   rules: ScopeRule[];
   /** include_paths / exclude_paths: which links (not seeds, not redirects) may be followed. */
   paths: PathFilter;
+  /** Pages each seed origin's sitemaps list (`sitemap` include/only), walked once per origin by this worker. */
+  sitemaps: Map<string, Promise<string[]>>;
   /** Normalized URLs this worker already submitted for admission (admitted or not, they never need it again). */
   submitted: Set<string>;
   /** The extraction schema's key in selector memory (`@trawl/extraction` schemaKey); null without extraction. */
@@ -44,6 +46,7 @@ export class CrawlContexts {
             plan: s.plan,
             rules: s.plan.seeds.map((seed) => compileScope(seed, s.plan.scope)),
             paths: compilePathFilter(s.plan.include_paths, s.plan.exclude_paths),
+            sitemaps: new Map(),
             submitted: new Set<string>(),
             schemaKey: s.plan.extraction ? schemaKey(s.plan.extraction) : null,
           };
