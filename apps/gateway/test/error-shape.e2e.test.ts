@@ -86,7 +86,7 @@ describe('errors before any route keep the contract shape', () => {
       ['DELETE', '/v1/fetch', 'POST'],
       ['PUT', '/v1/runs/run_x', 'GET, HEAD'],
       ['GET', '/v1/crawl', 'POST'],
-      ['POST', '/v1/crawl/crawl_x/', 'GET, HEAD'],
+      ['POST', '/v1/crawl/crawl_x/', 'DELETE, GET, HEAD'],
     ] as const;
     for (const [method, path, allow] of cases) {
       const answer = await raw(`${method} ${path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 0\r\nConnection: close\r\n\r\n`);
