@@ -44,12 +44,20 @@ async function runMode(mode: Mode): Promise<(string | number)[]> {
     while (receiver.accepted().size < items.length + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const first = new Map<string, number>();
     const created = new Map<string, number>();
+    const queued = new Map<string, number>();
     for (const h of receiver.received()) {
       if (h.status < 200 || h.status >= 300 || first.has(h.id)) continue;
       first.set(h.id, h.at);
-      if (h.type === 'crawl.page') created.set(h.id, Date.parse(JSON.parse(h.body).data.item.created_at));
+      const body = JSON.parse(h.body);
+      if (h.type === 'crawl.page') {
+        created.set(h.id, Date.parse(body.data.item.created_at));
+        queued.set(h.id, Date.parse(body.created_at));
+      }
     }
     const latencies = [...created].map(([id, at]) => first.get(id)! - at).sort((a, b) => a - b);
+    // The two legs: page stored to its event queued (the pump), event queued to received (claim, body, send).
+    const toQueue = [...created].map(([id, at]) => queued.get(id)! - at).sort((a, b) => a - b);
+    const toSend = [...queued].map(([id, at]) => first.get(id)! - at).sort((a, b) => a - b);
     const pageIds = new Set([...created.keys()].map((id) => JSON.parse(receiver.received().find((h) => h.id === id)!.body).data.item.id as string));
     const exact = pageIds.size === items.length && items.every((i) => pageIds.has(i.id)) && first.size === items.length + 2;
     const dupes = receiver.received().length - first.size;
@@ -60,6 +68,8 @@ async function runMode(mode: Mode): Promise<(string | number)[]> {
       pct(latencies, 50),
       pct(latencies, 99),
       latencies[latencies.length - 1],
+      `${pct(toQueue, 50)} / ${pct(toQueue, 99)}`,
+      `${pct(toSend, 50)} / ${pct(toSend, 99)}`,
       exact ? `yes (${first.size} events)` : `NO (${first.size} of ${items.length + 2})`,
       dupes,
     ];
@@ -75,7 +85,7 @@ export default async function run(): Promise<ScenarioResult> {
   for (const mode of ['embedded', 'cluster'] as const) rows.push(await runMode(mode));
   return {
     title: `crawl-webhooks: ${HOSTS * PER_HOST} pages (${HOSTS} hosts, ${LATENCY_MS} ms per page), a webhook for every event`,
-    columns: ['mode', 'pages', 'pages/s', 'p50 ms', 'p99 ms', 'max ms', 'every event once after dedupe', 'repeated deliveries'],
+    columns: ['mode', 'pages', 'pages/s', 'p50 ms', 'p99 ms', 'max ms', 'stored→queued p50/p99', 'queued→received p50/p99', 'every event once after dedupe', 'repeated deliveries'],
     rows,
     notes: [
       'Latency: item created_at (set when the page is stored) to the receiver answering its crawl.page event; the receiver, the site and the gateway share the bench process (cluster: the worker is its own process, with Redis).',
