@@ -21,7 +21,7 @@ beforeAll(async () => {
     const host = `events-${mode}.example.test`;
     const children = Array.from({ length: 40 }, (_, i) => `/p${i}`);
     site.page(u(host), { links: children });
-    for (const p of children) site.page(u(host, p), { latencyMs: 150 });
+    for (const p of children) site.page(u(host, p), { latencyMs: 300 });
   }
 });
 afterAll(async () => {
