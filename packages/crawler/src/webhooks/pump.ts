@@ -23,10 +23,9 @@ const STEP = 200;
  */
 export async function pumpStream(deps: PumpDeps, crawlId: string): Promise<void> {
   for (let step = 0; step < 1_000; step++) {
-    const st = await deps.outbox.state(crawlId);
-    if (!st || st.ended) return;
-    const snap = await deps.crawls.getCrawl(crawlId);
-    if (!snap) return;
+    // Read side by side (one round trip's wait, not two): the compare and set below judges the pair anyway.
+    const [st, snap] = await Promise.all([deps.outbox.state(crawlId), deps.crawls.getCrawl(crawlId)]);
+    if (!st || st.ended || !snap) return;
     const wants = new Set<WebhookEvent>(snap.plan.webhook?.events ?? []);
     const now = deps.now();
     const entry = (type: WebhookEvent, seq: number | null): OutboxEntry => ({ id: eventId(crawlId, type, seq), type, seq, created_at: new Date(now).toISOString() });
@@ -34,7 +33,8 @@ export async function pumpStream(deps: PumpDeps, crawlId: string): Promise<void>
     const started = st.started || snap.started_at !== null;
     if (started && !st.started && wants.has('crawl.started')) entries.push(entry('crawl.started', null));
     const delivered = snap.counters.completed;
-    const cursor = Math.min(delivered, st.cursor + STEP);
+    // Never backwards: the snapshot may be older than the stream another pump just moved.
+    const cursor = Math.max(st.cursor, Math.min(delivered, st.cursor + STEP));
     if (wants.has('crawl.page')) for (let seq = st.cursor; seq < cursor; seq++) entries.push(entry('crawl.page', seq));
     const terminal = TERMINAL_STATUSES.includes(snap.status);
     const ended = terminal && cursor === delivered && st.pending === 0 && entries.length === 0;
