@@ -7,6 +7,7 @@ import { articleHtml, chrome, partHtml } from './text.ts';
  * The render-fidelity matrix site on 127.0.0.1 (any Host). Routes:
  *   /matrix/                 an index linking every page (a crawl seed)
  *   /matrix/<name>           a page of pages.ts
+ *   /matrix-refreshed/<name>  the page's whole article, served (where a meta refresh leads)
  *   /matrix-data/<name>?from=&parts=&delay=&bare=1   JSON {html}: the page's parts from..from+parts-1, after delay
  *                            ms (bare: paragraphs only; else an article with its heading)
  *   /matrix-stream/<name>    the page's four parts, one line each, 250 ms apart, in one chunked response
@@ -46,6 +47,9 @@ export async function startMatrixSite(): Promise<MatrixSite> {
     if ((m = path.match(/^\/matrix\/([a-z0-9-]+)$/))) {
       const p = matrixPage(m[1]);
       return p ? send(res, 200, HTML, p.html) : send(res, 404, HTML, chrome('Not found', '<p>No such page.</p>'));
+    }
+    if ((m = path.match(/^\/matrix-refreshed\/([a-z0-9-]+)$/))) {
+      return send(res, 200, HTML, chrome(`Harbour log ${m[1]}`, `<main>${articleHtml(m[1], 4)}</main>`));
     }
     if ((m = path.match(/^\/matrix-data\/([a-z0-9-]+)$/))) {
       const name = m[1];
