@@ -10,7 +10,7 @@ import { articleHtml, chrome, partHtml } from './text.ts';
  *   /matrix-refreshed/<name>  the page's whole article, served (where a meta refresh leads)
  *   /matrix-data/<name>?from=&parts=&delay=&bare=1   JSON {html}: the page's parts from..from+parts-1, after delay
  *                            ms (bare: paragraphs only; else an article with its heading)
- *   /matrix-stream/<name>    the page's four parts, one line each, 250 ms apart, in one chunked response
+ *   /matrix-stream/<name>?gap=   the page's four parts, one line each, gap ms apart (250), in one chunked response
  *   /matrix-poll             JSON at once (a polled status)
  *   /matrix-hold             never answers (a long poll)
  *   /matrix-sse             an event stream that sends a message every 500 ms and never ends
@@ -65,13 +65,14 @@ export async function startMatrixSite(): Promise<MatrixSite> {
     }
     if ((m = path.match(/^\/matrix-stream\/([a-z0-9-]+)$/))) {
       const name = m[1];
+      const gap = clamp(url.searchParams.get('gap'), 0, 5_000, 250);
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       let part = 1;
       const tick = () => {
         if (res.destroyed) return;
         res.write(`${partHtml(name, part)}\n`);
         if (++part > 4) return void res.end();
-        later(250, tick);
+        later(gap, tick);
       };
       tick();
       return;

@@ -252,11 +252,38 @@
   const track = (endpoint) => {
     const id = ++requestSeq;
     lastRequestStart = now();
-    requests.set(id, { endpoint, start: lastRequestStart });
-    return () => {
+    const entry = { endpoint, start: lastRequestStart, lastData: -Infinity };
+    requests.set(id, entry);
+    const done = () => {
       if (requests.delete(id)) answered.add(endpoint);
     };
+    done.entry = entry;
+    return done;
   };
+  // A response body the page reads as a stream (a live blog, a chat answer) is content still arriving: the request
+  // that carried it has "answered" (its headers came) but its chunks keep coming. A read the page is waiting on,
+  // with the last chunk younger than youngMs, counts as a young request; a stream silent for longer is a feed
+  // that may never end (like an event stream) and holds nothing.
+  let pendingReads = 0;
+  let lastChunk = -Infinity;
+  if (typeof ReadableStreamDefaultReader === 'function') {
+    define(
+      ReadableStreamDefaultReader.prototype,
+      'read',
+      new Proxy(ReadableStreamDefaultReader.prototype.read, {
+        apply(target, self, args) {
+          const p = Reflect.apply(target, self, args);
+          pendingReads++;
+          const settled = (r) => {
+            pendingReads--;
+            if (r && !r.done) lastChunk = now();
+          };
+          p.then(settled, () => settled(null));
+          return p;
+        },
+      }),
+    );
+  }
   if (typeof window.fetch === 'function') {
     define(
       window,
@@ -298,6 +325,10 @@
         apply(target, self, args) {
           const done = track(endpoints.get(self) || '');
           listen.call(self, 'loadend', done);
+          // A response streamed to the page in parts (onprogress): each part is fresh data.
+          listen.call(self, 'progress', () => {
+            done.entry.lastData = now();
+          });
           return Reflect.apply(target, self, args);
         },
       }),
@@ -372,7 +403,11 @@
     let fetchingNew = false;
     for (const r of requests.values()) {
       fetching = true;
-      if (t - r.start < youngMs && !answered.has(r.endpoint)) fetchingNew = true;
+      if ((t - r.start < youngMs && !answered.has(r.endpoint)) || t - r.lastData < youngMs) fetchingNew = true;
+    }
+    if (pendingReads > 0 && t - lastChunk < youngMs) {
+      fetching = true;
+      fetchingNew = true;
     }
     const doc = document.documentElement;
     return {
