@@ -42,6 +42,7 @@ const ADAPTERS = [
   ['openapi-fetch', '^packages/client/src/openapi-fetch-adapter\\.ts$'],
   ['commander', '^apps/cli/src/commander-adapter\\.ts$'],
   ['cli-progress', '^apps/cli/src/progress-bar\\.ts$'],
+  ['@fastify/swagger-ui', '^apps/gateway/src/routes/reference-route\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,
