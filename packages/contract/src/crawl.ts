@@ -6,13 +6,13 @@ import { Artifact, Audit, Diagnostics, PageContent, PublicRun, Usage } from './p
 export const CRAWL_SCOPES = ['same_hostname', 'same_domain', 'same_origin', 'all'] as const;
 export const CrawlScope = z.enum(CRAWL_SCOPES);
 export type CrawlScope = z.infer<typeof CrawlScope>;
-/** The scope of a crawl that names none. */
-export const DEFAULT_CRAWL_SCOPE: CrawlScope = 'same_hostname';
 
 export const CRAWL_LIMITS = {
   seeds: { min: 1, max: 100 },
   max_depth: { min: 0, max: 10, default: 2 },
   max_pages: { min: 1, max: 10_000, default: 100 },
+  /** The scope of a crawl that names none. */
+  scope: { default: 'same_hostname' },
 } as const;
 
 export const BrowserControls = z
@@ -47,7 +47,7 @@ export const CrawlRequest = z
       .max(CRAWL_LIMITS.max_pages.max)
       .optional()
       .meta({ default: CRAWL_LIMITS.max_pages.default, description: 'Pages admitted to the crawl, seeds included; at least the number of seeds.' }),
-    scope: CrawlScope.optional().meta({ default: DEFAULT_CRAWL_SCOPE, description: 'Which links are followed; each seed anchors its own scope.' }),
+    scope: CrawlScope.optional().meta({ default: CRAWL_LIMITS.scope.default, description: 'Which links are followed; each seed anchors its own scope.' }),
     browser: BrowserControls.optional(),
     extraction: Extraction.optional(),
   })

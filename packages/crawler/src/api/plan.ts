@@ -1,4 +1,4 @@
-import { CRAWL_LIMITS, DEFAULT_CRAWL_SCOPE, type CrawlRequest } from '@trawl/contract';
+import { CRAWL_LIMITS, type CrawlRequest } from '@trawl/contract';
 import { checkExtraction } from '@trawl/extraction';
 import { hostOf, normalizeUrl, type CrawlPlan, type FrontierRequest } from '@trawl/frontier';
 
@@ -50,7 +50,7 @@ export function buildPlan(
     ...ids,
     created_at: new Date(now).toISOString(),
     seeds: seeds.map((s) => s.url),
-    scope: req.scope ?? DEFAULT_CRAWL_SCOPE,
+    scope: req.scope ?? CRAWL_LIMITS.scope.default,
     max_depth: req.max_depth ?? CRAWL_LIMITS.max_depth.default,
     max_pages,
     billing_mode: billingMode,
