@@ -38,6 +38,7 @@ const ADAPTERS = [
   ['lmdb', '^packages/kv/src/lmdb-kv\\.ts$'],
   ['@trpc/server', '^(packages/admin/src/trpc|apps/gateway/src/routes/admin-trpc)\\.ts$'], // the gateway: only the Fastify adapter
   ['@trpc/client', '^packages/admin/src/client\\.ts$'],
+  ['@fastify/swagger-ui', '^apps/gateway/src/routes/reference-route\\.ts$'],
   ['(pino|pino-pretty)', '^packages/process/src/logger\\.ts$'],
   ['openapi-fetch', '^packages/client/src/openapi-fetch-adapter\\.ts$'],
   ['commander', '^apps/cli/src/commander-adapter\\.ts$'],

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function jsonl(res: Response): Promise<CrawlItem[]> {
   expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+  expect(res.headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
   const text = await res.text();
   expect(text === '' || text.endsWith('\n')).toBe(true);
   return text.split('\n').filter((l) => l !== '').map((l) => CrawlItem.parse(JSON.parse(l)));

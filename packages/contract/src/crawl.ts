@@ -13,6 +13,8 @@ export const CRAWL_LIMITS = {
   seeds: { min: 1, max: 100 },
   max_depth: { min: 0, max: 10, default: 2 },
   max_pages: { min: 1, max: 10_000, default: 100 },
+  /** The scope of a crawl that names none. */
+  scope: { default: 'same_hostname' },
 } as const;
 
 export const BrowserControls = z
@@ -29,10 +31,25 @@ export type BrowserControls = z.infer<typeof BrowserControls>;
 
 export const CrawlRequest = z
   .strictObject({
-    urls: z.array(HttpUrl).min(CRAWL_LIMITS.seeds.min).max(CRAWL_LIMITS.seeds.max),
-    max_depth: z.int().min(CRAWL_LIMITS.max_depth.min).max(CRAWL_LIMITS.max_depth.max).optional(),
-    max_pages: z.int().min(CRAWL_LIMITS.max_pages.min).max(CRAWL_LIMITS.max_pages.max).optional(),
-    scope: CrawlScope.optional(),
+    urls: z
+      .array(HttpUrl)
+      .min(CRAWL_LIMITS.seeds.min)
+      .max(CRAWL_LIMITS.seeds.max)
+      .meta({ description: 'The seeds: no two equal once normalized, and no more of them than max_pages.' }),
+    // Defaults stated for the OpenAPI document (the crawl plan applies them, crawler/src/api/plan.ts).
+    max_depth: z
+      .int()
+      .min(CRAWL_LIMITS.max_depth.min)
+      .max(CRAWL_LIMITS.max_depth.max)
+      .optional()
+      .meta({ default: CRAWL_LIMITS.max_depth.default, description: 'Link hops from a seed (seeds are depth 0).' }),
+    max_pages: z
+      .int()
+      .min(CRAWL_LIMITS.max_pages.min)
+      .max(CRAWL_LIMITS.max_pages.max)
+      .optional()
+      .meta({ default: CRAWL_LIMITS.max_pages.default, description: 'Pages admitted to the crawl, seeds included; at least the number of seeds.' }),
+    scope: CrawlScope.optional().meta({ default: CRAWL_LIMITS.scope.default, description: 'Which links are followed; each seed anchors its own scope.' }),
     browser: BrowserControls.optional(),
     extraction: Extraction.optional(),
     include_paths: PathPatterns.optional().meta({

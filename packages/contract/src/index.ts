@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export * from './artifacts.ts';
 export * from './block-reasons.ts';
 export * from './common.ts';
 export * from './page.ts';

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CrawlEventData } from '@trawl/contract';
 import { openCrawlEvents } from '@trawl/crawler';
 import { ApiError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
@@ -17,6 +16,8 @@ const INTERVAL_MS = 500;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 
+/** A stream, not one JSON value: each event's data is a CrawlStatusEventData, CrawlProgressEventData or CrawlEndEventData (contract). */
+const EventStream = z.string().meta({ contentMediaType: 'text/event-stream', description: 'Server-Sent Events (`id:`, `event:`, `data:` lines).' });
 const EVENT_DOC =
   'Server-Sent Events. `status` {crawl_id, status, previous_status, failure, at}; `progress` {crawl_id, status, progress, pages_per_second, eta_s, at}; `end` {crawl_id, status, failure, completed_at, progress}, after which the stream closes. Each event has an id: reconnect with Last-Event-ID to receive only what changed since.';
 
@@ -42,8 +43,7 @@ export function crawlEventsRoute(ctx: GatewayContext) {
           headers: Headers,
           response: responses(
             {
-              200: { description: EVENT_DOC, content: { 'text/event-stream': { schema: CrawlEventData } } },
-              204: z.null().describe('Last-Event-ID was the end event: the stream is over (EventSource stops reconnecting).'),
+              200: { description: EVENT_DOC, content: { 'text/event-stream': { schema: EventStream } } },
             },
             [...AUTH_ERRORS, 'validation_error', 'crawl_not_found'],
           ),
@@ -64,12 +64,7 @@ export function crawlEventsRoute(ctx: GatewayContext) {
         }
         reply.hijack();
         const res = reply.raw;
-        res.writeHead(200, {
-          ...(reply.getHeaders() as Record<string, string>),
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-accel-buffering': 'no',
-        });
+        res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8' });
         open.add(abort);
         res.on('close', () => abort.abort());
         const keepalive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);

@@ -18,7 +18,7 @@ const Query = z.strictObject({
     .transform((v) => v === 'true')
     .meta({ description: 'true: stay open while the crawl runs, sending items as they are delivered, and end when it has ended.' }),
 });
-const JSONL = 'application/x-ndjson; charset=utf-8';
+const JSONL = 'application/jsonl; charset=utf-8';
 /** How often a followed export looks for new items. */
 const FOLLOW_POLL_MS = 250;
 
@@ -38,7 +38,7 @@ export function crawlExportRoute(ctx: GatewayContext) {
           params: Params,
           querystring: Query,
           response: responses(
-            { 200: { description: 'One CrawlItem (see GET …/items) per line.', content: { 'application/x-ndjson': { schema: z.string() } } } },
+            { 200: { description: 'One CrawlItem (see GET …/items) per line.', content: { 'application/jsonl': { schema: z.string() } } } },
             [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'],
           ),
         },
@@ -61,7 +61,7 @@ export function crawlExportRoute(ctx: GatewayContext) {
         );
         // A store failure mid-stream cannot change the status any more: the connection is cut, so the client sees a
         // truncated transfer (no final chunk) and resumes with `after`.
-        return reply.header('content-type', JSONL).header('cache-control', 'no-store').send(lines);
+        return reply.header('content-type', JSONL).send(lines);
       },
     );
   };

@@ -50,7 +50,7 @@ export function buildPlan(
     ...ids,
     created_at: new Date(now).toISOString(),
     seeds: seeds.map((s) => s.url),
-    scope: req.scope ?? 'same_hostname',
+    scope: req.scope ?? CRAWL_LIMITS.scope.default,
     max_depth: req.max_depth ?? CRAWL_LIMITS.max_depth.default,
     max_pages,
     billing_mode: billingMode,
