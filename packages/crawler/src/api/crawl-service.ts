@@ -1,4 +1,4 @@
-import type { CrawlItemsPage, CrawlJob, CrawlRequest, Log, PublicRun } from '@trawl/contract';
+import type { CrawlItemsPage, CrawlJob, CrawlRequest, Log, PublicRun, WebhookDeliveriesPage } from '@trawl/contract';
 import type { CrawlSnapshot, CrawlStore, ShardDirectory } from '@trawl/frontier';
 import {
   BUDGET_BLOCK,
@@ -13,10 +13,10 @@ import {
 import { newId, type Store } from '@trawl/store';
 import type { WebhookOutbox } from '@trawl/webhooks';
 import { logCrawlEvent } from '../crawl-log.ts';
-import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
+import { decodeCursor, deliveriesCursor, encodeCursor, parsePageRunId } from './ids.ts';
 import { cancelLiveCrawl } from './cancel.ts';
 import { buildPlan } from './plan.ts';
-import { crawlJobView, itemView, type StoredItem } from './views.ts';
+import { crawlJobView, itemView, webhookDeliveryView, type StoredItem } from './views.ts';
 
 export interface CrawlServices {
   store: Store;
@@ -113,6 +113,32 @@ export async function listItems(
   // A running crawl may deliver more: hand back a cursor even when this page came back short.
   const more = items.length === limit || !ended || next < snap.counters.completed;
   return { ok: true, page: { items, next_cursor: more ? encodeCursor(next) : null } };
+}
+
+export type DeliveriesResult = { ok: true; page: WebhookDeliveriesPage } | { ok: false; reason: 'not_found' | 'bad_cursor' };
+
+/**
+ * GET /v1/crawl/{id}/webhooks: the crawl's webhook events in queueing order, each with how its delivery went (the
+ * outbox's delivery log). A crawl without a webhook has none. The cursor is a queueing position: it stays valid
+ * while events are queued, and `next_cursor` is null once every event was read and none will be queued.
+ */
+export async function listWebhookDeliveries(
+  svc: CrawlServices,
+  teamId: string,
+  crawlId: string,
+  cursor: string | undefined,
+  limit: number,
+): Promise<DeliveriesResult> {
+  const snap = await svc.crawls.getCrawl(crawlId);
+  if (!snap || snap.plan.team_id !== teamId) return { ok: false, reason: 'not_found' };
+  const from = cursor === undefined ? 0 : deliveriesCursor.decode(cursor);
+  if (from === null) return { ok: false, reason: 'bad_cursor' };
+  const log = snap.plan.webhook ? await svc.webhooks.deliveryLog(crawlId, from, limit) : null;
+  if (!log) return { ok: true, page: { deliveries: [], next_cursor: null } };
+  // Positions are dense ([0, events)): the next page starts after this one's last position.
+  const next = Math.max(from, Math.min(from + limit, log.events));
+  const more = !log.ended || next < log.events;
+  return { ok: true, page: { deliveries: log.records.map((r) => webhookDeliveryView(crawlId, r)), next_cursor: more ? deliveriesCursor.encode(next) : null } };
 }
 
 /** What run reads (`@trawl/runs`) need of crawls: a crawl's live state, and the crawl page a page run id names. */
