@@ -134,7 +134,7 @@ describe.each(BACKENDS)('crawl webhook deliveries (%s)', (name, mode, env) => {
     expect(rest).toEqual({ deliveries: all.slice(3), next_cursor: null });
     // The client reads the same pages.
     const client = createTrawlClient({ baseUrl: gw.url, apiKey: TEST_KEY });
-    expect(await client.crawlWebhookDeliveries(created.id, { limit: 3, cursor: first.next_cursor! })).toEqual(rest);
+    expect(await client.crawlWebhookDeliveries(created.id, { cursor: first.next_cursor! })).toEqual(rest);
 
     // Nothing secret: not the URL, the secret, a signature, a header or a body; exactly the documented fields.
     const { text } = await deliveriesPage(gw, created.id, '?limit=100');
