@@ -10,7 +10,7 @@ export {
   type CancelResult,
   type CrawlServices,
   type CreateCrawlResult,
-  type DeliveriesResult,
+  type ListResult,
 } from './api/crawl-service.ts';
 export { crawlJobView, itemView, type StoredItem } from './api/views.ts';
 export { openCrawlEvents, type CrawlStreamEvent, type EventStreamOptions, type EventStreamStart } from './api/events.ts';

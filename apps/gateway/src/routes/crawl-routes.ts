@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, WebhookDeliveriesPage, type ErrorCode } from '@trawl/contract';
-import { cancelTeamCrawl, createCrawl, getCrawlJob, listItems, listWebhookDeliveries, PlanError, setCrawlPaused } from '@trawl/crawler';
+import { cancelTeamCrawl, createCrawl, getCrawlJob, listItems, listWebhookDeliveries, PlanError, setCrawlPaused, type ListResult } from '@trawl/crawler';
 import { ApiError, quotaExceededError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
 import { idempotencyFor, refusal, withIdempotency } from '../idempotency.ts';
@@ -21,7 +21,7 @@ export function crawlRoutes(ctx: GatewayContext) {
   const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'];
   /** A paged list's answer, or its error: a cursor of another list (or none of ours) is 400, a missing crawl 404. */
-  function pageOrError<P>(crawl_id: string, r: { ok: true; page: P } | { ok: false; reason: 'not_found' | 'bad_cursor' }): P {
+  function pageOrError<P>(crawl_id: string, r: ListResult<P>): P {
     if (r.ok) return r.page;
     if (r.reason === 'bad_cursor') throw new ApiError('validation_error', 'cursor is not a cursor of this list', { details: { field: 'cursor' } });
     throw notFound(crawl_id);
