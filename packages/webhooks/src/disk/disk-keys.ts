@@ -19,9 +19,6 @@ export class DiskOutboxKeys {
     return `${this.ns}o:${crawlId}`;
   }
   /** A crawl's delivery log: one record per event, by queueing position. */
-  log(crawlId: string) {
-    return `${this.ns}l:${crawlId}:`;
-  }
   logAt(crawlId: string, pos: number) {
     return `${this.ns}l:${crawlId}:${pad(pos)}`;
   }
