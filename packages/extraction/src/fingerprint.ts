@@ -16,6 +16,12 @@ export interface Fingerprint {
   c: string[];
   /** Stable attribute values as name=value (itemprop, role, type...), at most 4. */
   s: string[];
+  /**
+   * Values of data- attributes that name a thing (identifier-like: letters, '-' and '_', such as a test or hook
+   * name) as name=value, at most 4. In memory, only those every sampled element of its target carried: a value
+   * that varies between records (a category) says nothing about which element it is.
+   */
+  v: string[];
   /** Text shape (textShape), '' for records. */
   x: string;
   /** bucket() of the text length. */
@@ -40,13 +46,15 @@ export interface Fingerprint {
   z: number;
 }
 
-export const FINGERPRINT_LIMITS = { attributes: 10, classes: 6, stable: 4, ancestors: 3, childTags: 8, token: 40, stableValue: 60, shape: 12 } as const;
+export const FINGERPRINT_LIMITS = { attributes: 10, classes: 6, stable: 4, named: 4, ancestors: 3, childTags: 8, token: 40, stableValue: 60, shape: 12 } as const;
 
 /** Depth below the record is counted up to this (deeper is as deep). */
 const MAX_FIELD_DEPTH = 8;
 const STABLE_ATTRIBUTES = new Set(['itemprop', 'itemtype', 'role', 'rel', 'type', 'name', 'property', 'scope']);
 const SPACES = /\s+/;
 const HAS_DIGIT = /\d/;
+/** A data- attribute value that names what the element is (data-testid="title", data-hook="review-body"). */
+const NAMING_VALUE = /^[A-Za-z][A-Za-z_-]*$/;
 
 /**
  * Per-element figures, computed lazily (learning touches a few records) or for the whole page in one pass
@@ -241,6 +249,7 @@ export class PageFeatures {
       a: m.a,
       c: m.c,
       s: m.s,
+      v: m.v,
       x: '',
       l: bucket(this.textLengths[slot]),
       w: 0,
@@ -271,6 +280,7 @@ export class PageFeatures {
       a: m.a,
       c: m.c,
       s: m.s,
+      v: m.v,
       x: textShape(text),
       l: bucket(text.length),
       w: bucket(wordCount(text)),
@@ -288,9 +298,10 @@ export class PageFeatures {
 
 const NO_STRINGS: string[] = [];
 
-function markup(el: DomElement): Pick<Fingerprint, 't' | 'a' | 'c' | 's'> {
+function markup(el: DomElement): Pick<Fingerprint, 't' | 'a' | 'c' | 's' | 'v'> {
   let names: string[] = NO_STRINGS;
   let stable: string[] = NO_STRINGS;
+  let named: string[] = NO_STRINGS;
   const attribs = el.attribs;
   for (const name in attribs) {
     if (name === 'class' || name === 'style' || name.length > FINGERPRINT_LIMITS.token || HAS_DIGIT.test(name)) continue;
@@ -303,10 +314,18 @@ function markup(el: DomElement): Pick<Fingerprint, 't' | 'a' | 'c' | 's'> {
         stable.push(`${name}=${value.trim().toLowerCase().slice(0, FINGERPRINT_LIMITS.stableValue)}`);
       }
     }
+    if (name.startsWith('data-') && named.length < FINGERPRINT_LIMITS.named) {
+      const value = attribs[name];
+      if (value.length <= FINGERPRINT_LIMITS.token && NAMING_VALUE.test(value)) {
+        if (named === NO_STRINGS) named = [];
+        named.push(`${name}=${value}`);
+      }
+    }
   }
   if (names.length > 1) names.sort();
   if (stable.length > 1) stable.sort();
-  return { t: el.name, a: names, c: classTokens(el), s: stable };
+  if (named.length > 1) named.sort();
+  return { t: el.name, a: names, c: classTokens(el), s: stable, v: named };
 }
 
 export function classTokens(el: DomElement): string[] {
@@ -410,12 +429,28 @@ function isTextLeaf(fp: Fingerprint): boolean {
   return fp.l !== 0 && fp.h.every((tag) => DECORATION_TAGS.has(tag));
 }
 
-/** How much a field candidate resembles a remembered field element, 0..1. */
+/** Weight of the naming data- values memory kept (nothing when it kept none). */
+const NAMED_WEIGHT = 1.5;
+
+/**
+ * Share of the remembered element's naming data- values (fp.v, memory side) the candidate carries too. One-sided:
+ * a candidate's own values count for nothing when memory kept none (they may vary per record).
+ */
+function namedShare(fp: Fingerprint, c: Fingerprint): number {
+  if (fp.v.length === 0) return 0;
+  let common = 0;
+  for (const x of fp.v) if (c.v.includes(x)) common++;
+  return common / fp.v.length;
+}
+
+/** How much a field candidate resembles a remembered field element (fp: memory's, c: the candidate's), 0..1. */
 export function fieldSimilarity(fp: Fingerprint, c: Fingerprint): number {
   const stableWeight = fp.s.length > 0 || c.s.length > 0 ? 1.5 : 0;
   const classWeight = fp.c.length > 0 || c.c.length > 0 ? 0.75 : 0;
-  const total = 2.5 + 1 + classWeight + stableWeight + 3 + 1 + 1 + 0.5;
+  const namedWeight = fp.v.length > 0 ? NAMED_WEIGHT : 0;
+  const total = 2.5 + 1 + classWeight + stableWeight + namedWeight + 3 + 1 + 1 + 0.5;
   const sum =
+    namedWeight * namedShare(fp, c) +
     2.5 * fieldTagSimilarity(fp, c) +
     1 * jaccard(fp.a, c.a) +
     classWeight * jaccard(fp.c, c.c) +
@@ -452,8 +487,10 @@ function hasWordOrNumber(shape: string): boolean {
 export function recordSimilarity(fp: Fingerprint, c: Fingerprint): number {
   const stableWeight = fp.s.length > 0 || c.s.length > 0 ? 1.5 : 0;
   const classWeight = fp.c.length > 0 || c.c.length > 0 ? 0.75 : 0;
-  const total = 1.5 + 0.75 + classWeight + stableWeight + 1 + 0.5 + 3 + 1;
+  const namedWeight = fp.v.length > 0 ? NAMED_WEIGHT : 0;
+  const total = 1.5 + 0.75 + classWeight + stableWeight + namedWeight + 1 + 0.5 + 3 + 1;
   const sum =
+    namedWeight * namedShare(fp, c) +
     1.5 * tagSimilarity(fp.t, c.t) +
     0.75 * jaccard(fp.a, c.a) +
     classWeight * jaccard(fp.c, c.c) +

@@ -21,7 +21,7 @@ export function learnMemory(
   now: number,
 ): SelectorMemory | null {
   const picked = spread(records.length, RECORDS_SAMPLED);
-  const base = distinct(picked.map((r) => features.recordFingerprint(records[r])));
+  const base = distinct(sharedNames(picked.map((r) => features.recordFingerprint(records[r]))));
   const fields: (FieldMemory | null)[] = [];
   for (let i = 0; i < fieldCount; i++) {
     // Presence over every record (the selectors ran on all of them): the sampled few can all hold an optional field.
@@ -32,7 +32,7 @@ export function learnMemory(
       fields.push(null);
       continue;
     }
-    const fps = distinct(present.map((r) => features.fieldFingerprint(elements[r][i]![0], records[r])));
+    const fps = distinct(sharedNames(present.map((r) => features.fieldFingerprint(elements[r][i]![0], records[r]))));
     let same = -1;
     for (let j = 0; j < i && same < 0; j++) {
       if (fields[j] === null || fields[j]!.same >= 0) continue;
@@ -51,6 +51,13 @@ function spread(n: number, k: number): number[] {
   const out = new Set<number>();
   for (let j = 0; j < k; j++) out.add(Math.round((j * (n - 1)) / (k - 1)));
   return [...out];
+}
+
+/** The fingerprints with only the naming data- values all of them carry (one that varies names no element kind). */
+function sharedNames(fps: Fingerprint[]): Fingerprint[] {
+  if (fps.every((fp) => fp.v.length === 0)) return fps;
+  const shared = fps[0].v.filter((x) => fps.every((fp) => fp.v.includes(x)));
+  return fps.map((fp) => (fp.v.length === shared.length ? fp : { ...fp, v: shared }));
 }
 
 function distinct(fps: Fingerprint[]): Fingerprint[] {

@@ -60,7 +60,7 @@ export function boundMemory(memory: SelectorMemory): SelectorMemory | null {
     m = { ...m, derived: null };
     if (fits(m)) return m;
   }
-  const slim = (fp: Fingerprint): Fingerprint => ({ ...fp, a: fp.a.slice(0, 3), c: fp.c.slice(0, 2), s: fp.s.slice(0, 2), h: fp.h.slice(0, 4) });
+  const slim = (fp: Fingerprint): Fingerprint => ({ ...fp, a: fp.a.slice(0, 3), c: fp.c.slice(0, 2), s: fp.s.slice(0, 2), v: fp.v.slice(0, 2), h: fp.h.slice(0, 4) });
   m = { ...m, base: m.base.map(slim), fields: m.fields.map((f) => (f === null ? null : { ...f, fp: f.fp.map(slim) })) };
   if (fits(m)) return m;
   // Last: forget the later fields (they stay extractable by selector, only not relocatable).
@@ -148,9 +148,11 @@ function fingerprint(v: unknown): Fingerprint | null {
   const a = strings(v.a, L.attributes, L.token);
   const c = strings(v.c, L.classes, L.token);
   const s = strings(v.s, L.stable, L.token + 1 + L.stableValue);
+  // Absent in memory written before naming values were kept: none.
+  const named = strings(v.v ?? [], L.named, 2 * L.token + 1);
   const p = strings(v.p, L.ancestors, L.token);
   const h = strings(v.h, L.childTags, L.token);
-  if (a === null || c === null || s === null || p === null || h === null) return null;
+  if (a === null || c === null || s === null || named === null || p === null || h === null) return null;
   if (typeof v.x !== 'string' || v.x.length > L.shape) return null;
   const numbers: Record<'l' | 'w' | 'd' | 'i' | 'e' | 'n' | 'k' | 'z', number> = { l: 0, w: 0, d: 0, i: 0, e: 0, n: 0, k: 0, z: 0 };
   for (const key of ['l', 'w', 'd', 'i', 'e', 'n', 'k', 'z'] as const) {
@@ -158,7 +160,7 @@ function fingerprint(v: unknown): Fingerprint | null {
     if (!Number.isInteger(n) || (n as number) < 0 || (n as number) > 16) return null;
     numbers[key] = n as number;
   }
-  return { t, a, c, s, x: v.x, p, h, ...numbers };
+  return { t, a, c, s, v: named, x: v.x, p, h, ...numbers };
 }
 
 function strings(v: unknown, max: number, maxLength: number): string[] | null {

@@ -506,6 +506,7 @@ export class Relocator {
       if (records.length === 0) break;
     }
     const confidence = records.length === 0 ? bestRejected : records.reduce((sum, r) => sum + r.score, 0) / records.length;
+    if (records.length >= CONSTANT_MIN_RECORDS && records.length < members.length) records = this.addSparseRecords(records, members, lost);
     // Most of the fields memory saw in most records must be found in most of these records: a list of something
     // else (blog posts where products were) misses several, a redesign that changed one field beyond recognition
     // only that one.
@@ -657,6 +658,69 @@ export class Relocator {
         r.match.sources[i] = null;
       });
     });
+  }
+
+  /**
+   * Members of the winning group scored below RECORD_THRESHOLD because optional fields are absent from them (an
+   * event without a price, a review without a variant) are records all the same when they are marked as the kept
+   * records are (tag and classes of the element itself, which a promo tile reusing the inner classes is not), hold
+   * at least half the required fields, and hold every required field they have at the place the kept records hold
+   * it (an optional one found elsewhere is null).
+   * Kept in document order; the confidence stays that of the records that passed on their own.
+   */
+  private addSparseRecords(
+    records: { el: DomElement; match: RecordMatch; score: number }[],
+    members: readonly { el: DomElement; match: RecordMatch; sim: number }[],
+    lost: readonly number[],
+  ): { el: DomElement; match: RecordMatch; score: number }[] {
+    const markOf = (el: DomElement) => `${el.name}.${classKey(el)}`;
+    const marks = new Map<string, number>();
+    for (const r of records) marks.set(markOf(r.el), (marks.get(markOf(r.el)) ?? 0) + 1);
+    const [mark, count] = [...marks.entries()].sort((a, b) => b[1] - a[1])[0];
+    if (count * 2 <= records.length) return records;
+    const n = this.compiled.fields.length;
+    // Per field, the place most kept records hold it at.
+    const usual: (string | null)[] = [];
+    for (let i = 0; i < n; i++) {
+      const counts = new Map<string, number>();
+      for (const r of records) {
+        const found = r.match.elements[i];
+        if (found !== null) counts.set(this.placeOf(found[0], r.el), (counts.get(this.placeOf(found[0], r.el)) ?? 0) + 1);
+      }
+      const best = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+      usual.push(best === undefined ? null : best[0]);
+    }
+    const required = this.memory.fields.map((f, i) => f !== null && f.p >= REQUIRED_PRESENCE && !lost.includes(i));
+    const requiredCount = required.filter(Boolean).length;
+    const kept = new Set(records.map((r) => r.el));
+    const added: { el: DomElement; match: RecordMatch; score: number }[] = [];
+    for (const m of members) {
+      if (kept.has(m.el) || markOf(m.el) !== mark) continue;
+      let held = 0;
+      let inPlace = true;
+      const off: number[] = [];
+      for (let i = 0; i < n && inPlace; i++) {
+        const found = m.match.elements[i];
+        if (found === null || (this.memory.fields[i]?.same ?? -1) >= 0) continue;
+        if (usual[i] !== null && this.placeOf(found[0], m.el) === usual[i]) {
+          if (required[i]) held++;
+        } else if (required[i]) inPlace = false;
+        else off.push(i);
+      }
+      if (!inPlace || held * 2 < requiredCount) continue;
+      // An optional field found off its place (taking something else there) is null, with the fields that follow it.
+      this.compiled.fields.forEach((_, j) => {
+        const same = this.memory.fields[j]?.same ?? -1;
+        if (!off.includes(j) && !(same >= 0 && off.includes(same))) return;
+        m.match.elements[j] = null;
+        m.match.sims[j] = 0;
+        m.match.sources[j] = null;
+      });
+      added.push({ el: m.el, match: m.match, score: RECORD_THRESHOLD });
+    }
+    if (added.length === 0) return records;
+    const order = new Map(members.map((m, k) => [m.el, k]));
+    return [...records, ...added].sort((a, b) => order.get(a.el)! - order.get(b.el)!);
   }
 
   /**
