@@ -1494,6 +1494,21 @@ export interface operations {
                     "application/json": components["schemas"]["PublicErrorResponse"];
                 };
             };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
         };
     };
     getCrawl: {
@@ -2030,6 +2045,21 @@ export interface operations {
             };
             /** @description Error: `internal_error`. */
             500: {
+                headers: {
+                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
                 headers: {
                     /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
                     "RateLimit-Limit"?: number;

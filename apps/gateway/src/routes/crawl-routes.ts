@@ -16,7 +16,7 @@ const ItemsQuery = z.strictObject({
 });
 
 export function crawlRoutes(ctx: GatewayContext) {
-  const idem = idempotencyFor(ctx.store, ctx.config, 'crawl');
+  const idem = idempotencyFor(ctx, 'crawl');
   const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'];
 
