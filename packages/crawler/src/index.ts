@@ -25,4 +25,5 @@ export {
 } from './api/operator-crawls.ts';
 export { parsePageRunId, pageRunId, itemId, encodeCursor, decodeCursor } from './api/ids.ts';
 export { CrawlWorker, type CrawlWorkerDeps } from './worker/crawl-worker.ts';
+export { finalizeCrawl, type FinalizeDeps } from './worker/finalize.ts';
 export { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './worker/settings.ts';
