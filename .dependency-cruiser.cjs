@@ -3,7 +3,7 @@
 // explains the layers; a new package gets a rank here.
 const RANKS = {
   contract: 0, config: 0, net: 0, redis: 0, client: 0, kv: 0,
-  content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1,
+  content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1, webhooks: 1,
   browser: 2, extraction: 2,
   scrape: 3,
   runs: 4, trends: 4,
@@ -38,10 +38,12 @@ const ADAPTERS = [
   ['lmdb', '^packages/kv/src/lmdb-kv\\.ts$'],
   ['@trpc/server', '^(packages/admin/src/trpc|apps/gateway/src/routes/admin-trpc)\\.ts$'], // the gateway: only the Fastify adapter
   ['@trpc/client', '^packages/admin/src/client\\.ts$'],
+  ['@fastify/swagger-ui', '^apps/gateway/src/routes/reference-route\\.ts$'],
   ['(pino|pino-pretty)', '^packages/process/src/logger\\.ts$'],
   ['openapi-fetch', '^packages/client/src/openapi-fetch-adapter\\.ts$'],
   ['commander', '^apps/cli/src/commander-adapter\\.ts$'],
   ['cli-progress', '^apps/cli/src/progress-bar\\.ts$'],
+  ['sitemap', '^packages/crawler/src/worker/sitemap-parser\\.ts$'],
 ];
 const adapterRules = ADAPTERS.map(([lib, adapter]) => ({
   name: `adapter-${lib.replace(/\W/g, '')}`,

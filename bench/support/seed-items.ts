@@ -31,6 +31,7 @@ const svc: CrawlServices = {
   crawlRetentionMs: crawlRetentionMs(config),
   now: Date.now,
   log: rt.log,
+  webhooks: rt.webhooks,
 };
 
 /** Page i of a host links to 5i+1 … 5i+5: every page within depth 3. */

@@ -24,7 +24,7 @@ export interface PageSpec {
   /** A 302 to this Location instead of a page. */
   redirect?: string;
   /** A raw body (e.g. robots.txt) instead of generated HTML. */
-  body?: string;
+  body?: string | Buffer;
   contentType?: string;
   /** Answers for the first hits, in order, before the page is served normally (e.g. one 429 with Retry-After). */
   first?: { status: number; headers?: Record<string, string> }[];
@@ -96,7 +96,7 @@ export async function startCrawlSite(opts: CrawlSiteOptions = {}): Promise<Crawl
     log.push(entry);
     req.resume();
     const spec = pages.get(entry.url);
-    const answer = (status: number, headers: Record<string, string>, body: string) => {
+    const answer = (status: number, headers: Record<string, string>, body: string | Buffer) => {
       entry.status = status;
       const buf = Buffer.from(body);
       res.writeHead(status, { ...headers, 'content-length': String(buf.length) });

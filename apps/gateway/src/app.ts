@@ -1,6 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Logger } from '@trawl/process';
 import type { GatewayContext } from './context.ts';
 import { checkHealth, checkReadiness } from './health.ts';
@@ -11,14 +10,17 @@ import { registerErrorHandling, sendApiError } from './plugins/errors.ts';
 import { clientErrorHandler, frameworkErrorOf, RouteMethods } from './plugins/framework-errors.ts';
 import { genRequestId } from './plugins/request-id.ts';
 import { checkingSerializer, plainSerializer } from './response-check.ts';
-import { withRateLimitHeaders } from './route-schema.ts';
+import { openApiOptions } from './docs/openapi-document.ts';
 import { zodValidatorCompiler } from './validation.ts';
 import { docsRoutes } from './routes/docs-route.ts';
+import { referenceRoutes } from './routes/reference-route.ts';
 import { fetchRoutes } from './routes/fetch-route.ts';
 import { browserScrapeRoutes } from './routes/browser-scrape-route.ts';
 import { runRoutes } from './routes/run-routes.ts';
 import { adminRoutes } from './routes/admin-trpc.ts';
 import { crawlRoutes } from './routes/crawl-routes.ts';
+import { crawlExportRoute } from './routes/crawl-export-route.ts';
+import { crawlEventsRoute } from './routes/crawl-events-route.ts';
 import { trendsRoutes } from './routes/trends-routes.ts';
 import { metricsRoutes, registerRequestMetrics } from './routes/metrics-route.ts';
 
@@ -75,23 +77,14 @@ export async function buildApp(ctx: GatewayContext, log: Logger): Promise<Fastif
   // After auth (hooks run in registration order): only an authenticated team's requests are counted.
   registerRateLimits(app, ctx.store, rateLimitDefaults(ctx.config), ctx.config.TRAWL_RATE_LIMITS === 'on', completedReplay(ctx.store));
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Trawl web data API',
-        version: '1.0.0',
-        description: 'Fetch, Crawl and search-trends Related Queries. Generated from the contract schemas.',
-      },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: withRateLimitHeaders(jsonSchemaTransform),
-    transformObject: jsonSchemaTransformObject,
-  });
+  await app.register(fastifySwagger, openApiOptions());
   await app.register(docsRoutes);
+  await app.register(referenceRoutes(ctx));
   await app.register(fetchRoutes(ctx));
   await app.register(browserScrapeRoutes(ctx));
   await app.register(crawlRoutes(ctx));
+  await app.register(crawlExportRoute(ctx));
+  await app.register(crawlEventsRoute(ctx));
   await app.register(trendsRoutes(ctx));
   await app.register(runRoutes(ctx));
   await app.register(adminRoutes(ctx));

@@ -7,8 +7,7 @@ import type { GatewayContext } from './context.ts';
 import { creationRefusal } from './data-dir-full.ts';
 import { teamOf } from './plugins/auth.ts';
 import { refundRateLimit } from './plugins/rate-limit.ts';
-
-const KEY = /^[\x21-\x7e]{1,255}$/;
+import { IDEMPOTENCY_KEY } from './route-schema.ts';
 
 /** Canonical JSON (sorted keys), so the same body sent with other whitespace or key order matches. */
 function canonical(value: unknown): string {
@@ -144,7 +143,7 @@ export async function withIdempotency(
 /** The record a request's Idempotency-Key names (per team and route) and its body's fingerprint; null for a bad key. */
 function recordOf(request: FastifyRequest): { key: string; fingerprint: string } | null {
   const header = request.headers['idempotency-key'];
-  if (typeof header !== 'string' || !KEY.test(header)) return null;
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) return null;
   const route = `${request.method} ${request.routeOptions.url}`;
   const key = `${teamOf(request)}:${createHash('sha256').update(`${route}\n${header}`).digest('base64url')}`;
   const fingerprint = createHash('sha256').update(canonical(request.body)).digest('base64url');

@@ -10,7 +10,7 @@ await runProcess('trawl-gateway', async (config, log) => {
   process.stderr.write(`Trawl listening on ${g.url}  mode: ${mode}\n`);
   if (g.bootstrap?.generatedKey) process.stderr.write(`Development API key: ${g.bootstrap.generatedKey}\n`);
   else if (config.TRAWL_BOOTSTRAP_KEY) process.stderr.write('API key: the value of TRAWL_BOOTSTRAP_KEY\n');
-  process.stderr.write(`API docs: ${g.url}/api-docs/public-v1/openapi\n`);
+  process.stderr.write(`API reference: ${g.url}/docs  (OpenAPI document: ${g.url}/api-docs/public-v1/openapi; admin API: ${g.url}/docs/admin)\n`);
   if (g.runtime.metrics) process.stderr.write(`Metrics: ${g.runtime.metrics.url}/metrics\n`);
   log.info({ mode: config.REDIS_URL ? 'cluster' : 'embedded', workers: g.workers.map((w) => w.id), trends_runners: g.trendsRunners.length }, 'gateway started');
   return { stop: () => g.close() };

@@ -3,7 +3,7 @@ import type { ScrapeFailure } from '@trawl/scrape';
 import { ApiError } from './api-error.ts';
 
 /** The public error for a page run that delivered nothing (README "Page outcomes"; the table is contract's BLOCK_REASONS). */
-export function pageFailureError(f: ScrapeFailure, runId: string): ApiError {
+export function pageFailureError(f: Pick<ScrapeFailure, 'blockReason' | 'retryable' | 'statusCode' | 'detail'>, runId: string): ApiError {
   const row = BLOCK_REASONS[f.blockReason];
   const details: Record<string, unknown> = { run_id: runId, block_reason: f.blockReason };
   if (f.statusCode !== null && f.blockReason === 'http_error') details.status_code = f.statusCode;

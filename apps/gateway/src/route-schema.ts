@@ -13,61 +13,43 @@ export const CREATION_ERRORS: ErrorCode[] = [
   'service_unavailable',
 ];
 
+/**
+ * The error codes each documented error response stands for, by its schema object: the OpenAPI document gives every
+ * listed code an example (docs/openapi-document.ts) without parsing them back out of the description.
+ */
+const ERROR_RESPONSE_CODES = new WeakMap<object, ErrorCode[]>();
+
+export function errorCodesOfResponse(schema: unknown): ErrorCode[] | undefined {
+  return schema && typeof schema === 'object' ? ERROR_RESPONSE_CODES.get(schema) : undefined;
+}
+
 /** Response map for a route: its success schema plus the error object under every status its codes use. */
 export function responses(success: Record<number, unknown>, listed: ErrorCode[]): Record<number, unknown> {
   const codes = [...new Set(listed)];
   const out: Record<number, unknown> = { ...success };
   for (const status of errorStatuses(codes)) {
     const list = codes.filter((c) => ERROR_CODES[c].status === status);
-    out[status] = PublicErrorResponse.describe(`Error: ${list.map((c) => `\`${c}\``).join(', ')}.`);
+    const schema = PublicErrorResponse.describe(`Error: ${list.map((c) => `\`${c}\``).join(', ')}.`);
+    ERROR_RESPONSE_CODES.set(schema, list);
+    out[status] = schema;
   }
   return out;
 }
+
+/** What the gateway accepts as an Idempotency-Key (idempotency.ts checks it; a bad one is 400 invalid_request). */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const IdempotencyHeaders = z.looseObject({
   'idempotency-key': z
     .string()
     .optional()
-    .meta({ description: 'Optional. Replays the first response for the same team, key and body for 24 h.' }),
+    .meta({
+      description: 'Optional: 1-255 visible ASCII characters. Replays the first response for the same team, route, key and body for 24 h.',
+      // Stated here, checked in idempotency.ts (where a bad key is invalid_request, not a schema validation_error).
+      pattern: IDEMPOTENCY_KEY.source,
+      minLength: 1,
+      maxLength: 255,
+    }),
 });
 
 export const BEARER_SECURITY = [{ bearerAuth: [] }];
-
-const seconds = (description: string) => ({ type: 'integer', minimum: 0, description });
-
-/** The RateLimit headers of every answer to an authenticated team on a route with a rate-limit class. */
-export const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': seconds(
-    "Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team).",
-  ),
-  'RateLimit-Remaining': seconds('Requests left now, after this one.'),
-  'RateLimit-Reset': seconds(
-    'Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After.',
-  ),
-};
-const RETRY_AFTER_HEADER = {
-  'Retry-After': {
-    type: 'integer',
-    minimum: 1,
-    description: 'With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes).',
-  },
-};
-
-/**
- * Wraps the OpenAPI transform: every response of a rate-limited route documents the RateLimit headers, and its 429
- * (rate_limited) documents Retry-After too. (The zod transform keeps no response headers of its own.)
- */
-export function withRateLimitHeaders<D extends { route: { config?: unknown } }, R extends { schema?: unknown }>(
-  transform: (doc: D) => R,
-): (doc: D) => R {
-  return (doc) => {
-    const out = transform(doc);
-    const response = (out.schema as { response?: Record<string, Record<string, unknown>> } | undefined)?.response;
-    if (!(doc.route.config as { rateClass?: string } | undefined)?.rateClass || !response) return out;
-    for (const [status, r] of Object.entries(response)) {
-      if (status === '401' || status === '403') continue;
-      r.headers = { ...RATE_LIMIT_HEADERS, ...(status === '429' ? RETRY_AFTER_HEADER : {}) };
-    }
-    return out;
-  };
-}

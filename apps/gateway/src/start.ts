@@ -48,6 +48,7 @@ export async function createGateway(config: TrawlConfig, opts: GatewayOptions = 
     crawlRetentionMs: crawlRetentionMs(config),
     now,
     log: runtime.log,
+    webhooks: runtime.webhooks,
   };
   const ctx: GatewayContext = {
     config,
@@ -70,11 +71,21 @@ export async function createGateway(config: TrawlConfig, opts: GatewayOptions = 
   // A Redis without persistence comes back empty: the bootstrap team and key are there again at reconnection.
   runtime.redis?.on('ready', () => void keeper.ensure());
   const app = await buildApp(ctx, runtime.log);
+  // Requests in flight get TRAWL_SHUTDOWN_GRACE_S to finish (new ones are refused at once); then the engines close
+  // under those still running (a render queued behind slow pages would otherwise hold the stop for minutes),
+  // and they answer with the error of a closed engine.
   const close = async () => {
-    await app.close();
+    const closing = app.close();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closing, new Promise<void>((resolve) => (timer = setTimeout(resolve, config.TRAWL_SHUTDOWN_GRACE_S * 1000)))]);
+    clearTimeout(timer);
     for (const w of workers) await w.stop();
     for (const r of trendsRunners) await r.stop();
     await runtime.close();
+    // Requests have had their grace and their engines are gone; keep-alive connections that went idle after the
+    // close began would otherwise hold it for the server's keep-alive timeout (72 s).
+    app.server.closeAllConnections();
+    await closing;
   };
   return { app, ctx, runtime, workers, trendsRunners, bootstrap, close };
 }

@@ -86,7 +86,7 @@ describe('errors before any route keep the contract shape', () => {
       ['DELETE', '/v1/fetch', 'POST'],
       ['PUT', '/v1/runs/run_x', 'GET, HEAD'],
       ['GET', '/v1/crawl', 'POST'],
-      ['POST', '/v1/crawl/crawl_x/', 'GET, HEAD'],
+      ['POST', '/v1/crawl/crawl_x/', 'DELETE, GET, HEAD'],
     ] as const;
     for (const [method, path, allow] of cases) {
       const answer = await raw(`${method} ${path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 0\r\nConnection: close\r\n\r\n`);
@@ -126,6 +126,40 @@ describe('admin tRPC errors', () => {
       expect(typeof body.error.message).toBe('string');
       expect(body.error.data).not.toHaveProperty('stack');
       expect(text).not.toMatch(/\bat .*\(|\/work\/|node_modules|\.ts:\d+/);
+    }
+  });
+
+  it('say nothing of an unexpected failure, a malformed body or a wrong method, whatever NODE_ENV says', async () => {
+    // A store fault whose message and stack name server files: the answer must carry neither.
+    const store = gw.ctx.store;
+    const listTeams = store.listTeams;
+    const fault = new Error(`ENOENT: no such file or directory, open '${process.cwd()}/packages/store/src/teams.ts'`);
+    store.listTeams = async () => {
+      throw fault;
+    };
+    const env = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'development';
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    try {
+      const calls: [string, RequestInit, number][] = [
+        ['/admin/teams.list', { headers: auth }, 500],
+        ['/admin/teams.create', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name": ' }, 400],
+        ['/admin/teams.create', { headers: auth }, 405],
+        ['/admin/teams.list?input=%7Bnot-json', { headers: auth }, 400],
+      ];
+      for (const [path, init, status] of calls) {
+        const res = await fetch(`${gw.url}${path}`, init);
+        const text = await res.text();
+        expect(res.status, path).toBe(status);
+        expect(text, path).not.toMatch(/\bat .*\(|\/work\/|node_modules|\.ts\b|ENOENT|stack/i);
+        expect(text, path).not.toContain(process.cwd());
+      }
+      const internal = (await (await fetch(`${gw.url}/admin/teams.list`, { headers: auth })).json()) as { error: { message: string; data: Record<string, unknown> } };
+      expect(internal.error.message).toBe('internal error; retry later');
+      expect(Object.keys(internal.error.data).sort()).toEqual(['code', 'httpStatus', 'path']);
+    } finally {
+      store.listTeams = listTeams;
+      process.env.NODE_ENV = env;
     }
   });
 });

@@ -48,6 +48,8 @@ describe('/metrics (embedded gateway)', () => {
       TRAWL_METRICS_PORT: '0',
       TRAWL_TRENDS_BASE_URL: sim.url,
       TRAWL_TRENDS_RPM: '6000',
+      // The fallback test's render launches Chromium: a busy machine needs more than the crawl suites' 10 s.
+      TRAWL_FETCH_TIMEOUT_MS: '30000',
     });
   });
   afterAll(async () => {

@@ -3,3 +3,4 @@ export type { AdminDeps } from './deps.ts';
 export type { AdminContext } from './trpc.ts';
 export { adminContextOf, sameSecret } from './token.ts';
 export { createAdminClient, adminErrorOf, isAdminUnreachable, type AdminClient, type AdminClientOptions } from './client.ts';
+export { adminReference, type AdminProcedureReference } from './catalog.ts';

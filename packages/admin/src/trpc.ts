@@ -1,8 +1,9 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC, TRPCError, type AnyRouter } from '@trpc/server';
 
 /**
  * The only module importing @trpc/server: the router factory, the one procedure every admin call goes through
- * (the admin token check), the error formatter and the errors procedures throw.
+ * (the admin token check), the error formatter, the errors procedures throw, and reading a router's procedures for
+ * the admin reference (catalog.ts).
  */
 
 /** What the server knows of a caller: whether it presented the admin token (see `adminContextOf`). */
@@ -10,7 +11,13 @@ export interface AdminContext {
   admin: boolean;
 }
 
-const t = initTRPC.context<AdminContext>().create({
+/** What every procedure says of itself (`.meta({...})`), shown by the admin reference at /docs/admin. */
+export interface AdminMeta {
+  description: string;
+  returns: string;
+}
+
+const t = initTRPC.context<AdminContext>().meta<AdminMeta>().create({
   // Never a stack or a server path in an answer, whatever NODE_ENV says; unexpected failures say nothing more.
   isDev: false,
   errorFormatter: ({ shape, error }) => ({
@@ -33,4 +40,23 @@ export type AdminFailure = 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT';
 
 export function adminError(code: AdminFailure, message: string): Error {
   return new TRPCError({ code, message });
+}
+
+/** One procedure as the admin reference lists it: tRPC keeps these in the router's definition, flat by path. */
+export interface ProcedureDefinition {
+  path: string;
+  kind: 'query' | 'mutation';
+  meta: AdminMeta | undefined;
+  /** The input parsers (zod schemas), in the order `.input()` gave them. */
+  inputs: unknown[];
+}
+
+export function procedureDefinitions(r: AnyRouter): ProcedureDefinition[] {
+  const procedures = r._def.procedures as Record<string, { _def: { type: string; meta?: AdminMeta; inputs: unknown[] } }>;
+  return Object.entries(procedures).map(([path, p]) => ({
+    path,
+    kind: p._def.type === 'mutation' ? 'mutation' : 'query',
+    meta: p._def.meta,
+    inputs: p._def.inputs,
+  }));
 }

@@ -64,6 +64,10 @@ export const WAIT_FOR_SELECTOR_SCRIPT: PageScript = Object.freeze({
 export interface ActivityProbe {
   readyState: 'loading' | 'interactive' | 'complete';
   ready: boolean;
+  /** The content there is thin (less than an article's first paragraphs): the page's own timers are worth a wait. */
+  thin: boolean;
+  /** ms until a meta refresh takes the page elsewhere; null when none will. */
+  navigationDueIn: number | null;
   sinceMutation: number;
   sinceGrowth: number;
   sinceBlockingFire: number;

@@ -1,4 +1,4 @@
-import { chromium, errors, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import type {
   DriverBrowser,
   DriverErrorKind,
@@ -25,7 +25,23 @@ import { endpointKey } from './network-activity.ts';
  *   and turned into functions here, so no transpiler helper (tsx's __name) ever reaches the page.
  */
 
+type Playwright = typeof import('playwright-core');
+let loaded: Playwright | null = null;
+
+/**
+ * playwright-core is loaded with the first launch: importing it costs ~1 s of CPU, which a process that never
+ * renders (a worker of light crawls, a gateway serving reads) need not pay.
+ */
+async function playwright(): Promise<Playwright> {
+  loaded ??= await import('playwright-core');
+  return loaded;
+}
+
+/** A Playwright timeout (no Playwright error can exist before it is loaded). */
+const isTimeout = (err: unknown): boolean => loaded !== null && err instanceof loaded.errors.TimeoutError;
+
 export async function launchChromium(opts: DriverLaunchOptions): Promise<DriverBrowser> {
+  const { chromium } = await playwright();
   const browser = await chromium.launch({
     executablePath: opts.executablePath,
     headless: true,
@@ -147,7 +163,7 @@ class PlaywrightSession implements DriverSession {
       await this.page.waitForSelector(`css=${selector}`, { state: 'attached', timeout: timeoutMs });
       return true;
     } catch (err) {
-      if (err instanceof errors.TimeoutError) return false;
+      if (isTimeout(err)) return false;
       throw err;
     }
   }
@@ -238,7 +254,7 @@ async function interceptDocuments(context: BrowserContext, page: Page, opts: Ses
 
 /** What kind of failure a driver call threw; only our own vocabulary leaves this module. */
 export function driverErrorKind(err: unknown): DriverErrorKind {
-  if (err instanceof errors.TimeoutError) return 'timeout';
+  if (isTimeout(err)) return 'timeout';
   const message = err instanceof Error ? err.message : '';
   if (/net::ERR_[A-Z0-9_]+/.test(message)) return 'net';
   if (/has been closed|Target closed|Target crashed|Browser closed|Navigation failed because page crashed|browser has disconnected/i.test(message)) {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ARTIFACT_CONTENT_TYPES } from '@trawl/contract';
 import { MAX_SCREENSHOT_HEIGHT } from './browser-defaults.ts';
 import type { FailureNote } from './diagnostics.ts';
 import type { DriverSession } from './driver.ts';
@@ -15,7 +16,7 @@ export type RenderLost = () => boolean;
 export async function screenshotArtifact(session: DriverSession, end: number, lost: RenderLost): Promise<RenderArtifact | FailureNote> {
   try {
     const png = await session.screenshot(end - Date.now(), MAX_SCREENSHOT_HEIGHT);
-    return { key: 'screenshot', contentType: 'image/png', body: png };
+    return { key: 'screenshot', contentType: ARTIFACT_CONTENT_TYPES.screenshot, body: png };
   } catch (err) {
     if (lost()) throw err;
     return { category: 'render', stage: 'artifacts', errorCode: 'screenshot_failed' };
@@ -51,7 +52,7 @@ export async function pageSnapshot(
 export async function harArtifact(harDir: string): Promise<RenderArtifact | FailureNote> {
   try {
     const har = await readFile(join(harDir, 'render.har'), 'utf8');
-    return { key: 'har', contentType: 'application/json', body: sanitizeHar(har) };
+    return { key: 'har', contentType: ARTIFACT_CONTENT_TYPES.har, body: sanitizeHar(har) };
   } catch {
     return { category: 'render', stage: 'artifacts', errorCode: 'har_failed' };
   }

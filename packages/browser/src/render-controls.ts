@@ -56,6 +56,7 @@ export async function waitForContent(
     since: settleSince,
     maxMs: opts.settleMaxMs,
     hardEnd: waitEnd,
+    frames: controls.process_iframes === true,
   });
   if (settled.loadIncomplete) soft.push({ category: 'timeout', stage: 'load', errorCode: 'load_timeout' });
   return { report, soft, settled };

@@ -49,6 +49,10 @@ export interface SettleInput {
   net: NetworkState;
   /** ms since the lazy-content scan ended (Infinity when there was none). */
   sinceScan: number;
+  /** ms left until the settle bound: what a thin page's timers and a pending meta refresh may be waited for. */
+  untilBoundMs: number;
+  /** With process_iframes: the child frames' trackers (null: a frame without one). */
+  frames?: (ActivityProbe | null)[];
 }
 
 /**
@@ -59,13 +63,18 @@ export interface SettleInput {
  *      animation-frame loop is pending; or
  *   2. the text has not grown for holdMs, no request to a new endpoint is young, and no timer worth running is
  *      due within holdMs: the page is busy forever, but its content holds still.
- * A timer is worth running until its callback has once run without the text growing right after.
+ * A timer is worth running until its callback has once run without the text growing right after. While the content
+ * is thin, any such timer due before the settle bound is worth waiting for (a page that draws its article 2 s after
+ * load shows a heading until then), and so is a meta refresh that takes the page elsewhere. With process_iframes,
+ * every child frame must also have loaded and gone quiet.
  */
 export function settleStep(input: SettleInput, policy: SettlePolicy = SETTLE_POLICY): 'read' | 'wait' {
   const { probe: p, net } = input;
   if (p === null) return net.busy || net.sinceEnd < policy.quietMs ? 'wait' : 'read';
   if (p.readyState !== 'complete' || !p.ready) return 'wait';
-  const timerSoon = p.timerDueIn !== null && p.timerDueIn <= policy.holdMs;
+  if (p.navigationDueIn !== null && p.navigationDueIn <= input.untilBoundMs) return 'wait';
+  if (input.frames?.some((f) => !frameQuiet(f, policy))) return 'wait';
+  const timerSoon = p.timerDueIn !== null && p.timerDueIn <= timerHorizonMs(p, input, policy);
   const framesBusy = p.framesPending > 0 && p.framesSinceGrowth < policy.idleFrames;
   const quiet = Math.min(p.sinceMutation, p.sinceBlockingFire, p.sinceRequest, net.sinceEnd, input.sinceScan);
   const busy = net.busy || p.fetching;
@@ -73,6 +82,22 @@ export function settleStep(input: SettleInput, policy: SettlePolicy = SETTLE_POL
   if (quiet >= policy.quietMs && !busy && !timerSoon && !framesBusy) return 'read';
   if (p.sinceGrowth >= policy.holdMs && input.sinceScan >= policy.quietMs && !busyNew && !timerSoon) return 'read';
   return 'wait';
+}
+
+/** How far ahead a pending timer is worth waiting for: the hold window, or the settle bound on a thin page. */
+function timerHorizonMs(p: ActivityProbe, input: SettleInput, policy: SettlePolicy): number {
+  return p.thin ? Math.max(policy.holdMs, input.untilBoundMs) : policy.holdMs;
+}
+
+/**
+ * A child frame is quiet once loaded with nothing changing, requested or due for quietMs (its text may be empty: an
+ * ad or a tracker frame is read as it is, not waited for up to the bound).
+ */
+function frameQuiet(f: ActivityProbe | null, policy: SettlePolicy): boolean {
+  if (f === null) return true;
+  if (f.readyState !== 'complete' || f.fetching) return false;
+  if (f.timerDueIn !== null && f.timerDueIn <= policy.holdMs) return false;
+  return Math.min(f.sinceMutation, f.sinceBlockingFire, f.sinceRequest) >= policy.quietMs;
 }
 
 /**
@@ -87,6 +112,8 @@ export function nextLookMs(input: SettleInput, policy: SettlePolicy = SETTLE_POL
   const quiet = Math.min(p.sinceMutation, p.sinceBlockingFire, p.sinceRequest, input.net.sinceEnd, input.sinceScan);
   const waits = [policy.quietMs - quiet, policy.holdMs - p.sinceGrowth];
   if (p.timerDueIn !== null) waits.push(p.timerDueIn + 1);
+  if (p.navigationDueIn !== null) waits.push(p.navigationDueIn + 1);
+  if (input.frames?.length) waits.push(policy.quietMs);
   let soonest = Math.min(...waits.filter((w) => w > 0));
   if (!Number.isFinite(soonest)) soonest = policy.maxTickMs;
   if (input.net.busy || p.fetching) soonest = Math.min(soonest, policy.netTickMs);

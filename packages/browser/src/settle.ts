@@ -1,5 +1,5 @@
 import { beforeDeadline, PAST_DEADLINE } from './deadline.ts';
-import type { DriverSession } from './driver.ts';
+import type { DriverFrame, DriverSession } from './driver.ts';
 import type { NetworkActivity } from './network-activity.ts';
 import { LOOK_SCRIPT, SCAN_SCRIPT, type ActivityProbe } from './page-scripts.ts';
 import { driverErrorKind } from './playwright-adapter.ts';
@@ -16,6 +16,8 @@ export interface SettleOptions {
   maxMs: number;
   /** Epoch ms that no wait may pass, whatever maxMs says (the request deadline less the snapshot's reserve). */
   hardEnd: number;
+  /** process_iframes: the child frames must also have loaded and gone quiet. */
+  frames?: boolean;
   policy?: SettlePolicy;
 }
 
@@ -63,7 +65,8 @@ export async function settlePage(session: DriverSession, net: NetworkActivity, o
     if (probe !== NAVIGATING) {
       last = probe;
       if (parsedAt === null && (probe === null || probe.readyState !== 'loading')) parsedAt = Date.now();
-      const input = { probe, net: net.state(policy.youngRequestMs), sinceScan: Date.now() - scanEnd };
+      const frames = opts.frames && probe !== null ? await childProbes(session, opts, policy.youngRequestMs) : undefined;
+      const input = { probe, net: net.state(policy.youngRequestMs), sinceScan: Date.now() - scanEnd, untilBoundMs: boundAt() - Date.now(), frames };
       const step = settleStep(input, policy);
       waitMs = nextLookMs(input, policy);
       if (step === 'read') {
@@ -99,6 +102,27 @@ export async function settlePage(session: DriverSession, net: NetworkActivity, o
 }
 
 const NAVIGATING = Symbol('navigating');
+
+/** Frames below the top document whose trackers are asked (as the snapshot inlines them: nested, bounded). */
+const MAX_CHILD_FRAMES = 20;
+
+/** The trackers of the child frames, asked at once (no in-page wait); a frame that cannot answer counts as null. */
+async function childProbes(session: DriverSession, opts: SettleOptions, youngMs: number): Promise<(ActivityProbe | null)[]> {
+  const frames: DriverFrame[] = [];
+  const walk = (f: DriverFrame) => {
+    for (const c of f.children()) {
+      if (frames.length >= MAX_CHILD_FRAMES) return;
+      frames.push(c);
+      walk(c);
+    }
+  };
+  walk(session.mainFrame());
+  return Promise.all(
+    frames.map((f) =>
+      f.evaluate<ActivityProbe | null>(LOOK_SCRIPT, { key: opts.key, selector: null, youngMs, waitMs: 0 }).catch(() => null),
+    ),
+  );
+}
 
 /** A look's in-page wait ends this long before the bound, so its answer still counts. */
 const LOOK_MARGIN_MS = 5;

@@ -94,6 +94,20 @@ describe('browser render', () => {
     for (const hidden of ['Nested closed badge', 'Price:', 'Open root text.']) expect(plain.html).not.toContain(hidden);
   });
 
+  it('waits for text a web component draws into its shadow root after load, and flattens it', async () => {
+    const r = await render('shop.test', '/shadow-late.html', { controls: { flatten_shadow_dom: true } });
+    expect(r.html).toContain('High water at the outer mole is at 06:42');
+    expect(r.diagnostics.browser_debug.settle_reason).toBe('stable');
+  });
+
+  it('with process_iframes, waits for a child frame whose text arrives after the top document went quiet', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await render('a.test', '/frames-late.html', { controls: { process_iframes: true } });
+      expect(r.html).toContain('Notice 14: the west slipway closes');
+      expect(r.diagnostics.browser_debug.settle_reason).toBe('stable');
+    }
+  });
+
   it('inlines same-origin and nested cross-origin iframes where they stood', async () => {
     const r = await render('a.test', '/frames-outer.html', { controls: { process_iframes: true } });
     const positions = order(r.html, [

@@ -7,6 +7,8 @@ const idle = { busy: false, busyNew: false, sinceEnd: Infinity };
 const done: ActivityProbe = {
   readyState: 'complete',
   ready: true,
+  thin: false,
+  navigationDueIn: null,
   sinceMutation: 500,
   sinceGrowth: 500,
   sinceBlockingFire: Infinity,
@@ -20,8 +22,8 @@ const done: ActivityProbe = {
   scrollable: false,
   maxScroll: 0,
 };
-const step = (probe: Partial<ActivityProbe> | null, net = idle, sinceScan = Infinity) =>
-  settleStep({ probe: probe === null ? null : { ...done, ...probe }, net, sinceScan });
+const step = (probe: Partial<ActivityProbe> | null, net = idle, sinceScan = Infinity, more: { untilBoundMs?: number; frames?: (ActivityProbe | null)[] } = {}) =>
+  settleStep({ probe: probe === null ? null : { ...done, ...probe }, net, sinceScan, untilBoundMs: more.untilBoundMs ?? 4000, frames: more.frames });
 
 describe('settle policy', () => {
   it('reads a loaded page whose content is there and nothing is pending', () => {
@@ -123,5 +125,27 @@ describe('endpoint keys', () => {
     expect(t('http://a.test/poll?id=0f8e2a9c-4b1d-4c3e-9a7b-2f1e0d9c8b7a')).toBe(t('http://a.test/poll?id=9a8e2a9c-4b1d-4c3e-9a7b-2f1e0d9c8b70'));
     expect(t('http://a.test/items?from=2')).not.toBe(t('http://a.test/items?from=3'));
     expect(t('http://a.test/items')).not.toBe(endpointKey('POST', 'http://a.test/items'));
+  });
+
+  it('on a thin page (a heading, a menu) waits for a timer due before the settle bound, not only within the hold window', () => {
+    const later = SETTLE_POLICY.holdMs + 1500;
+    expect(step({ thin: true, timerDueIn: later, sinceGrowth: 60_000 })).toBe('wait');
+    expect(step({ thin: false, timerDueIn: later, sinceGrowth: 60_000 })).toBe('read');
+    // A timer the bound will not wait for is not waited for.
+    expect(step({ thin: true, timerDueIn: later }, idle, Infinity, { untilBoundMs: later - 1 })).toBe('read');
+  });
+
+  it('waits for a meta refresh that takes the page elsewhere before the bound', () => {
+    expect(step({ navigationDueIn: 900 })).toBe('wait');
+    expect(step({ navigationDueIn: 900 }, idle, Infinity, { untilBoundMs: 800 })).toBe('read');
+  });
+
+  it('with process_iframes, waits until every child frame has loaded and gone quiet', () => {
+    const quiet = { ...done, ready: false, thin: true };
+    expect(step({}, idle, Infinity, { frames: [quiet, null] })).toBe('read');
+    expect(step({}, idle, Infinity, { frames: [{ ...quiet, readyState: 'interactive' }] })).toBe('wait');
+    expect(step({}, idle, Infinity, { frames: [{ ...quiet, timerDueIn: 300 }] })).toBe('wait');
+    expect(step({}, idle, Infinity, { frames: [{ ...quiet, sinceMutation: 10 }] })).toBe('wait');
+    expect(step({}, idle, Infinity, { frames: [{ ...quiet, fetching: true }] })).toBe('wait');
   });
 });

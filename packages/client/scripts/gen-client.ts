@@ -24,7 +24,9 @@ export async function publicOpenApiDocument(baseUrl: string): Promise<Record<str
 
 /** The TypeScript source of schema.ts for an OpenAPI document. */
 export async function schemaSource(document: Record<string, unknown>): Promise<string> {
-  const ast = await openapiTS(document as unknown as OpenAPI3);
+  // A request field with a default may be left out (CrawlRequest's max_pages, an extraction's adaptive): without
+  // this, openapi-typescript makes every field with a default required, in requests too.
+  const ast = await openapiTS(document as unknown as OpenAPI3, { defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

@@ -3,9 +3,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { artifactDownload, artifactRefOf, type ArtifactDownload, type ArtifactRef } from './artifacts.ts';
 import { TrawlApiError, TrawlNetworkError } from './errors.ts';
 import { createRawClient, type RawClient } from './openapi-fetch-adapter.ts';
+import { parseSse } from './sse.ts';
 import type {
   BrowserScrapeRequest,
   CrawlCreateResponse,
+  CrawlEvent,
   CrawlItem,
   CrawlItemsPage,
   CrawlJob,
@@ -42,6 +44,15 @@ export interface CrawlItemsOptions extends ReadOptions {
   cursor?: string;
   /** Wait between requests that brought a short page while the crawl runs (default 1000 ms). */
   pollIntervalMs?: number;
+}
+
+export interface CrawlEventsOptions extends ReadOptions {
+  /** Resume after this event id (a CrawlEvent's `id`). */
+  lastEventId?: string;
+  /** Wait before reconnecting after a broken stream, unless the server said otherwise (default 2000 ms). */
+  reconnectMs?: number;
+  /** Consecutive failed reconnections before giving up with the last error (default 5). */
+  maxReconnects?: number;
 }
 
 export interface WaitOptions extends ReadOptions {
@@ -135,6 +146,47 @@ export function createTrawlClient(opts: TrawlClientOptions) {
         if (page.next_cursor === null) return;
         cursor = page.next_cursor;
         if (page.items.length < limit) await delay(o.pollIntervalMs ?? 1000, undefined, { signal: o.signal });
+      }
+    },
+
+    /**
+     * The crawl's live events (GET /v1/crawl/{id}/events) until its `end` event: reconnects after a broken stream
+     * with the last event id, so nothing is missed and nothing repeated.
+     */
+    async *crawlEvents(crawlId: string, o: CrawlEventsOptions = {}): AsyncGenerator<CrawlEvent, void, undefined> {
+      let lastId = o.lastEventId;
+      let wait = o.reconnectMs ?? 2000;
+      let failures = 0;
+      for (;;) {
+        try {
+          let response: Response;
+          try {
+            ({ response } = await raw.GET('/v1/crawl/{crawl_id}/events', {
+              params: { path: { crawl_id: crawlId }, header: lastId ? { 'last-event-id': lastId } : {} },
+              parseAs: 'stream',
+              signal: o.signal,
+            }));
+          } catch (err) {
+            if ((err as Error)?.name === 'AbortError') throw err;
+            throw new TrawlNetworkError(baseUrl, err, null);
+          }
+          // 204: the last event seen was the end.
+          if (response.status === 204) return;
+          if (!response.ok || !response.body) throw new TrawlApiError(response.status, await response.json().catch(() => null), response.headers, null);
+          for await (const e of parseSse(response.body, (ms) => (wait = ms))) {
+            failures = 0;
+            if (e.id !== null) lastId = e.id;
+            if (e.event !== 'status' && e.event !== 'progress' && e.event !== 'end') continue;
+            yield { id: e.id, event: e.event, data: JSON.parse(e.data) } as CrawlEvent;
+            if (e.event === 'end') return;
+          }
+        } catch (err) {
+          if ((err as Error)?.name === 'AbortError' || o.signal?.aborted) throw err;
+          // An API error is an answer (not found, refused): not worth repeating.
+          if (err instanceof TrawlApiError && !err.retryable) throw err;
+          if (++failures > (o.maxReconnects ?? 5)) throw err;
+        }
+        await delay(wait, undefined, { signal: o.signal });
       }
     },
 

@@ -11,7 +11,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fetch one URL synchronously into Markdown, HTML, metadata and links */
+        /**
+         * Fetch one URL synchronously into Markdown, HTML, metadata and links
+         * @description Retrieves one URL and answers in the same response with the page as Markdown and sanitized HTML, its metadata and links, the audit of how it was retrieved, and usage.
+         *
+         *     The light engine goes first (through the configured proxy, then once directly after a proxy or transport failure); when the page is empty, a script-only app shell or below the quality threshold, the browser engine renders it. A page that is delivered answers 200 even when `status` is `low_quality`; a page that could not be delivered answers an error whose `details` carry `run_id` and `block_reason`. Each call creates a run (`type: fetch`) and costs 1 credit when a page is delivered.
+         *
+         *     Targets that resolve to private, loopback or link-local addresses are refused (403, `block_reason: blocked_target`) unless the operator allows them with `TRAWL_ALLOW_PRIVATE`.
+         */
         post: operations["fetchPage"];
         delete?: never;
         options?: never;
@@ -28,7 +35,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Render one URL in the browser engine (JavaScript, shadow DOM, iframes, virtual scroll), with optional screenshot and HAR */
+        /**
+         * Render one URL in the browser engine (JavaScript, shadow DOM, iframes, virtual scroll), with optional screenshot and HAR
+         * @description Renders one URL in Chromium and answers like Fetch (`run.type: browser_scrape`), with the browser controls applied: wait for a selector, inline iframes, flatten shadow DOM, collect a virtual-scroll list. `screenshot: true` adds a full-page PNG artifact and `record: true` a HAR artifact (no bodies; cookies and credentials redacted).
+         *
+         *     When no browser page is free the answer is 503 with `Retry-After` at once, rather than a queue.
+         */
         post: operations["browserScrape"];
         delete?: never;
         options?: never;
@@ -45,7 +57,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an asynchronous crawl of 1 to 100 seeds within a scope */
+        /**
+         * Start an asynchronous crawl of 1 to 100 seeds within a scope
+         * @description Starts an asynchronous crawl of 1 to 100 seeds and answers 202 at once with the crawl and its run; follow it with `GET /v1/crawl/{crawl_id}` and read its pages with `GET /v1/crawl/{crawl_id}/items`.
+         *
+         *     Links are followed within `scope` (each seed anchors its own) up to `max_depth` hops, and never more than `max_pages` pages are admitted, seeds included (so `max_pages` must be at least the number of seeds). Seeds are normalized before duplicates are refused. robots.txt is honoured. The plan is validated before any credit or quota is reserved; `max_pages` units of the monthly `crawl_pages` quota are reserved at creation and what was not used is given back when the crawl ends. 1 credit per delivered page; failed pages are free.
+         */
         post: operations["createCrawl"];
         delete?: never;
         options?: never;
@@ -60,11 +77,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Crawl status: progress, terminal state, counters, failure and diagnostics */
+        /**
+         * Crawl status: progress, terminal state, counters, failure and diagnostics
+         * @description The crawl as it stands: status, progress counters (one atomic snapshot), failure, usage and diagnostics. An ended crawl is kept for `TRAWL_CRAWL_RETENTION_S`, then answers 404 `crawl_not_found` (its run stays).
+         */
         get: operations["getCrawl"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancel a crawl: pending pages dropped, delivered items kept (failure.code cancelled); repeating it is safe
+         * @description Cancels a queued, running or paused crawl: it ends `failed` with `failure.code: cancelled`, its queued pages and the pages leased to workers are dropped in the same atomic step (`pages_dropped`), and the pages delivered before stay readable as items and are billed. Repeating it answers 200 with the same crawl; on a crawl that ended otherwise: 400 `invalid_request`.
+         */
+        delete: operations["cancelCrawl"];
         options?: never;
         head?: never;
         patch?: never;
@@ -77,7 +101,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivered pages of a crawl, in delivery order, with an opaque cursor (stable while the crawl runs) */
+        /**
+         * Delivered pages of a crawl, in delivery order, with an opaque cursor (stable while the crawl runs)
+         * @description Delivered pages of a crawl in delivery order, `limit` at a time. Pass `next_cursor` back as `cursor` to go on; a cursor stays valid while the crawl runs and after it ends, and `next_cursor` is `null` only when the crawl has ended and every item was read. Artifact URLs of an item carry `crawl_id`: follow them exactly as returned.
+         */
         get: operations["listCrawlItems"];
         put?: never;
         post?: never;
@@ -96,7 +123,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause a queued or running crawl */
+        /**
+         * Pause a queued or running crawl
+         * @description Pauses a queued or running crawl: no new page is leased until it is resumed (pages in flight finish). Any other status: 400 `invalid_request`.
+         */
         post: operations["pauseCrawl"];
         delete?: never;
         options?: never;
@@ -113,8 +143,51 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a paused crawl */
+        /**
+         * Resume a paused crawl
+         * @description Resumes a paused crawl. Any other status: 400 `invalid_request`.
+         */
         post: operations["resumeCrawl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}/items.jsonl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every delivered item as JSON Lines (one CrawlItem per line, delivery order), streamed; resumable with cursor or after
+         * @description Every delivered item as JSON Lines (one `CrawlItem` per line, delivery order), streamed a batch at a time, so an export holds the same memory whatever the crawl's size. `follow=true` keeps the stream open while the crawl runs and ends it once the crawl has ended and every item was sent. Resume a broken download with `after` (the id of the last complete line) or an items `cursor`. A transfer that did not end cleanly is incomplete.
+         */
+        get: operations["exportCrawlItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live progress of a crawl as Server-Sent Events, resumable with Last-Event-ID
+         * @description Live progress as Server-Sent Events: `status` first and on every change, `progress` whenever a counter moves (with `pages_per_second` and, once `max_pages` bounds the crawl, `eta_s`), and `end` once the crawl has ended, after which the stream closes. Each event has an id: reconnect with `Last-Event-ID` to receive only what changed since; after the end event the answer is 204. Each `data:` line is one JSON object: `status` {crawl_id, status, previous_status, failure, at}, `progress` {crawl_id, status, progress, pages_per_second, eta_s, at}, `end` {crawl_id, status, failure, completed_at, progress, at}.
+         */
+        get: operations["crawlEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -130,7 +203,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a durable job for the Top and Rising related queries of one complete grain */
+        /**
+         * Start a durable job for the Top and Rising related queries of one complete grain
+         * @description Starts a durable job for the Top and Rising related queries of one complete query grain, and answers 202 at once; poll `GET /v1/search-trends/jobs/{job_id}` until `state` is `completed` or `failed`.
+         *
+         *     Every field is required and the grain is checked as a whole, the way Google Trends checks it, before a job exists. A team asking again for an identical grain within `TRAWL_TRENDS_CACHE_S` gets a job completed from the stored result (`cached: true`). Jobs take one unit of the monthly `trends` quota and are free of credit.
+         */
         post: operations["createRelatedQueriesJob"];
         delete?: never;
         options?: never;
@@ -145,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A search-trends job: state, attempts, timestamps; Top and Rising related queries once completed */
+        /**
+         * A search-trends job: state, attempts, timestamps; Top and Rising related queries once completed
+         * @description A search-trends job: state, attempts, timestamps, and once completed the Top and Rising related queries (at most 25 each, in Google's order); once failed, why. A settled job stays readable for `TRAWL_TRENDS_JOB_RETENTION_S`.
+         */
         get: operations["getTrendsJob"];
         put?: never;
         post?: never;
@@ -162,7 +243,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a run of your team */
+        /**
+         * Read a run of your team
+         * @description A run of your team (a Fetch, a Browser scrape or a crawl's run): status, cost and quota. Another team's run is 404 `run_not_found`.
+         */
         get: operations["getRun"];
         put?: never;
         post?: never;
@@ -179,7 +263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download an artifact of a run (free of charge); follow artifact URLs exactly as returned */
+        /**
+         * Download an artifact of a run (free of charge); follow artifact URLs exactly as returned
+         * @description Downloads an artifact listed in a result or a crawl item (`artifacts[].url`), free of charge, with the Content-Type listed there: `markdown` and `html` for every page, `screenshot` (PNG) and `har` (JSON) from Browser scrape when asked for. Crawl-page URLs carry `crawl_id`: follow them exactly as returned. Artifacts are served to the owning team only (anyone else: 404); past `TRAWL_ARTIFACT_RETENTION_S` the URL answers 410 `artifact_expired` for seven more days, then 404.
+         */
         get: operations["downloadArtifact"];
         put?: never;
         post?: never;
@@ -193,91 +280,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        PublicErrorInput: {
-            /** @enum {string} */
-            code: "validation_error" | "invalid_request" | "unsupported_feature" | "authentication_required" | "payment_required" | "permission_denied" | "route_not_found" | "run_not_found" | "crawl_not_found" | "job_not_found" | "artifact_not_found" | "session_not_found" | "profile_not_found" | "method_not_allowed" | "timeout" | "idempotency_conflict" | "idempotency_in_progress" | "run_not_ready" | "artifact_expired" | "rate_limited" | "quota_exceeded" | "internal_error" | "fetch_failed" | "render_failed" | "service_unavailable";
-            message: string;
-            /** @enum {string} */
-            type: "invalid_request" | "authentication" | "billing" | "permission" | "not_found" | "timeout" | "conflict" | "gone" | "rate_limit" | "quota" | "server" | "upstream";
-            retryable: boolean;
-            request_id: string;
-            details: {
-                [key: string]: unknown;
-            };
-        };
-        PublicErrorResponseInput: {
-            error: components["schemas"]["PublicErrorInput"];
-        };
-        ExtractionFieldInput: {
-            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
-            name: string;
-            /** @description CSS selector (at most 1000 characters) evaluated inside each record element: its first match, every match for `list`. */
-            selector: string;
-            /**
-             * @description `text`: descendant text, whitespace collapsed, blocks separated by a space. `attribute`: the value of `attribute`. Extensions: `html`: inner HTML, sanitized like the page html output; `list`: every match's text (or `attribute` value) as an array. A field that matches nothing is null.
-             * @enum {string}
-             */
-            type: "text" | "attribute" | "html" | "list";
-            /** @description Attribute name; required with type `attribute`, optional with `list`. */
-            attribute?: string;
-            /**
-             * @description `strip`: trims whitespace. Extensions: `lowercase`, `uppercase`, `absolute_url` (resolved against the page URL; null when it cannot be).
-             * @enum {string}
-             */
-            transform?: "strip" | "lowercase" | "uppercase" | "absolute_url";
-        };
-        ComputedFieldInput: {
-            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
-            name: string;
-            /** @enum {string} */
-            operation: "template";
-            /** @description At most 2000 characters. `{name}` is replaced by that schema field's value (a list joined with ", "); `{{` and `}}` are literal braces; null when a referenced field is null. */
-            template: string;
-        };
-        ExtractionInput: {
-            /** @enum {string} */
-            type: "json_css";
-            schema: {
-                name: string;
-                /** @description CSS selector (at most 1000 characters); each matching element, in document order, is one record. */
-                base_selector: string;
-                /** @description 1 to 100 fields, unique names. */
-                fields: components["schemas"]["ExtractionFieldInput"][];
-            };
-            /** @description At most 100; names distinct from the fields and each other. */
-            computed_fields?: components["schemas"]["ComputedFieldInput"][];
-            /**
-             * @description Remember the structure the selectors matched and relocate records by similarity when they stop matching (a redesign). Default true.
-             * @default true
-             */
-            adaptive: boolean;
-        };
-        PublicRunInput: {
-            /** @description Opaque, form run_<id>. */
-            id: string;
-            /** @enum {string} */
-            type: "fetch" | "browser_scrape" | "crawl";
-            /** @enum {string} */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            completed_at?: string;
-            cost_units: number;
-            /** @description The monthly quota the run draws on and the units it reserved (a crawl: crawl_pages, its max_pages). */
-            quota: {
-                /** @enum {string} */
-                resource: "crawl_pages" | "scrape" | "browser_scrape" | "trends";
-                quantity_reserved: number;
-            };
-        };
-        ArtifactInput: {
+        Artifact: {
             /** @description Artifact key, e.g. markdown. */
             key: string;
             /** @description Relative download path; follow it exactly as returned. */
@@ -285,118 +288,27 @@ export interface components {
             content_type: string;
             expires_at: string | null;
         };
-        FallbackEventInput: {
-            /**
-             * @description route: proxy to direct; engine: light to browser, or browser back to light when the render was worse (reason browser_result_worse).
-             * @enum {string}
-             */
-            kind: "route" | "engine";
-            from: string;
-            to: string;
-            reason: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            at: string;
-        };
-        AuditInput: {
+        Audit: {
             engine_winner: string | null;
             engines_attempted: string[];
             fallback_reasons: string[];
-            fallback_events: components["schemas"]["FallbackEventInput"][];
+            fallback_events: components["schemas"]["FallbackEvent"][];
             retry_stats: {
                 total_attempts: number;
             };
             quality_score: number;
             block_reason: ("browser_capacity_full" | "body_size_limit" | "redirect_limit" | "blocked_target" | "unsupported_content_type" | "http_error" | "network_error" | "timeout" | "robots_disallowed" | "out_of_scope_redirect" | "render_failed") | null;
         };
-        UsageInput: {
-            cost_units: number;
-            budget_exhausted: boolean;
-        };
-        /** @description Sanitized, public-safe summaries. Never raw URLs, headers or bodies. */
-        DiagnosticsInput: {
-            adaptive_extraction: {
-                enabled: boolean;
-                used: boolean;
-                /**
-                 * @description matched, reused, low_confidence, no_memory or disabled; none when the crawl asked for no extraction.
-                 * @enum {string}
-                 */
-                action: "matched" | "reused" | "low_confidence" | "no_memory" | "disabled" | "none";
-                confidence: number;
+        BrowserControls: {
+            /** @description CSS selector, at most 1000 characters. */
+            wait_for_selector?: string;
+            process_iframes?: boolean;
+            flatten_shadow_dom?: boolean;
+            virtual_scroll?: {
+                /** @description CSS selector, at most 1000 characters. */
+                container_selector: string;
+                scroll_count: number;
             };
-            browser_debug: {
-                enabled: boolean;
-                network_event_count: number;
-                console_message_count: number;
-                settle_ms?: number;
-                /** @enum {string} */
-                settle_reason?: "stable" | "selector" | "bound";
-                scroll_count?: number;
-                rows_collected?: number;
-            };
-            browser_failure: {
-                present: boolean;
-                category: string;
-                stage: string;
-                attempt_count: number;
-                browser_lease_acquired: boolean | null;
-                error_code: string | null;
-            };
-            content_quality: {
-                score: number;
-                /** @enum {string} */
-                confidence: "low" | "medium" | "high";
-                limits_applied?: ("nesting_depth" | "element_count" | "link_count")[];
-            };
-        };
-        PageMetadataInput: {
-            title: string | null;
-            description: string | null;
-            language: string | null;
-            canonical_url: string | null;
-            status_code: number;
-            content_type: string | null;
-            open_graph: {
-                [key: string]: string;
-            };
-            twitter: {
-                [key: string]: string;
-            };
-        };
-        PageContentInput: {
-            markdown: string;
-            html: string | null;
-            metadata: components["schemas"]["PageMetadataInput"];
-            links: string[];
-        };
-        PublicPageResultInput: {
-            url: string;
-            final_url: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
-            title: string;
-            content: components["schemas"]["PageContentInput"];
-            artifacts: components["schemas"]["ArtifactInput"][];
-            audit: components["schemas"]["AuditInput"];
-            usage: components["schemas"]["UsageInput"];
-            diagnostics: components["schemas"]["DiagnosticsInput"];
-        };
-        PageRunResponseInput: {
-            run: components["schemas"]["PublicRunInput"];
-            result: components["schemas"]["PublicPageResultInput"];
-        };
-        RunResponseInput: {
-            run: components["schemas"]["PublicRunInput"];
-        };
-        FetchRequestInput: {
-            /**
-             * Format: uri
-             * @description Absolute http or https URL without userinfo.
-             */
-            url: string;
         };
         BrowserControlsInput: {
             /** @description CSS selector, at most 1000 characters. */
@@ -409,16 +321,71 @@ export interface components {
                 scroll_count: number;
             };
         };
-        CrawlRequestInput: {
-            urls: string[];
-            max_depth?: number;
-            max_pages?: number;
-            /** @enum {string} */
-            scope?: "same_hostname" | "same_domain" | "same_origin" | "all";
+        BrowserScrapeRequestInput: {
+            /**
+             * Format: uri
+             * @description Absolute http or https URL without userinfo.
+             */
+            url: string;
             browser?: components["schemas"]["BrowserControlsInput"];
-            extraction?: components["schemas"]["ExtractionInput"];
+            /** @description Adds a full-page PNG artifact `screenshot`. */
+            screenshot?: boolean;
+            /** @description Adds a HAR artifact `har` (no bodies; cookies and credentials redacted). */
+            record?: boolean;
         };
-        CrawlJobInput: {
+        ComputedField: {
+            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
+            name: string;
+            /** @enum {string} */
+            operation: "template";
+            /** @description At most 2000 characters. `{name}` is replaced by that schema field's value (a list joined with ", "); `{{` and `}}` are literal braces; null when a referenced field is null. */
+            template: string;
+        };
+        ComputedFieldInput: {
+            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
+            name: string;
+            /** @enum {string} */
+            operation: "template";
+            /** @description At most 2000 characters. `{name}` is replaced by that schema field's value (a list joined with ", "); `{{` and `}}` are literal braces; null when a referenced field is null. */
+            template: string;
+        };
+        CrawlCreateResponse: {
+            crawl: components["schemas"]["CrawlJob"];
+            run: components["schemas"]["PublicRun"];
+        };
+        CrawlItem: {
+            id: string;
+            crawl_id: string;
+            /** @description The run id in this page’s artifact URLs. */
+            page_run_id: string;
+            url: string;
+            final_url: string;
+            depth: number;
+            parent_url: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            title: string;
+            content: components["schemas"]["PageContent"];
+            /** @description Extracted records; [] without extraction. */
+            records: {
+                [key: string]: unknown;
+            }[];
+            artifacts: components["schemas"]["Artifact"][];
+            audit: components["schemas"]["Audit"];
+            usage: components["schemas"]["Usage"];
+            diagnostics: components["schemas"]["Diagnostics"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            created_at: string;
+        };
+        CrawlItemsPage: {
+            items: components["schemas"]["CrawlItem"][];
+            /** @description Opaque. null when no more items exist yet and the crawl has ended. */
+            next_cursor: string | null;
+        };
+        CrawlJob: {
             /** @description Opaque, form crawl_<id>. */
             id: string;
             run_id: string;
@@ -441,8 +408,18 @@ export interface components {
                 scope: "same_hostname" | "same_domain" | "same_origin" | "all";
                 max_depth: number;
                 max_pages: number;
-                browser: components["schemas"]["BrowserControlsInput"] | null;
-                extraction: components["schemas"]["ExtractionInput"] | null;
+                browser: components["schemas"]["BrowserControls"] | null;
+                extraction: components["schemas"]["Extraction"] | null;
+                include_paths: string[];
+                exclude_paths: string[];
+                /** @enum {string} */
+                sitemap: "include" | "only" | "skip";
+                webhook: {
+                    url: string;
+                    events: ("crawl.started" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+                    /** @enum {string} */
+                    payload: "full" | "thin";
+                } | null;
             };
             /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
             progress: {
@@ -474,256 +451,44 @@ export interface components {
                         [key: string]: number;
                     };
                 };
+                /** @description Present when the crawl has a webhook: its deliveries, counted. */
+                webhooks?: components["schemas"]["WebhookDiagnostics"];
             };
         };
-        CrawlCreateResponseInput: {
-            crawl: components["schemas"]["CrawlJobInput"];
-            run: components["schemas"]["PublicRunInput"];
-        };
-        CrawlResponseInput: {
-            crawl: components["schemas"]["CrawlJobInput"];
-        };
-        CrawlItemInput: {
-            id: string;
-            crawl_id: string;
-            /** @description The run id in this page’s artifact URLs. */
-            page_run_id: string;
-            url: string;
-            final_url: string;
-            depth: number;
-            parent_url: string | null;
-            /** @enum {string} */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
-            title: string;
-            content: components["schemas"]["PageContentInput"];
-            /** @description Extracted records; [] without extraction. */
-            records: {
-                [key: string]: unknown;
-            }[];
-            artifacts: components["schemas"]["ArtifactInput"][];
-            audit: components["schemas"]["AuditInput"];
-            usage: components["schemas"]["UsageInput"];
-            diagnostics: components["schemas"]["DiagnosticsInput"];
+        CrawlRequestInput: {
+            /** @description The seeds: no two equal once normalized, and no more of them than max_pages. */
+            urls: string[];
             /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
+             * @description Link hops from a seed (seeds are depth 0).
+             * @default 2
              */
-            created_at: string;
-        };
-        CrawlItemsPageInput: {
-            items: components["schemas"]["CrawlItemInput"][];
-            /** @description Opaque. null when no more items exist yet and the crawl has ended. */
-            next_cursor: string | null;
-        };
-        TrendsRelatedQueriesRequestInput: {
-            /** @description Search term, 1 to 100 characters. */
-            keyword: string;
-            /** @description "" for worldwide, an upper-case country code (US) or subdivision code (US-CA). */
-            geo: string;
-            /** @description now 1-H, now 4-H, now 1-d, now 7-d, today 1-m, today 3-m, today 12-m, today 5-y, all, "YYYY-MM-DD YYYY-MM-DD" (from 2004-01-01) or "YYYY-MM-DDTHH YYYY-MM-DDTHH" (UTC hours, at most 7 days). */
-            timeframe: string;
-            /** @description Google Trends category id; 0 is all categories. */
-            category: number;
+            max_depth?: number;
             /**
-             * @description Search property: "" (web search), images, news, youtube or froogle (shopping).
+             * @description Pages admitted to the crawl, seeds included; at least the number of seeds.
+             * @default 100
+             */
+            max_pages?: number;
+            /**
+             * @description Which links are followed; each seed anchors its own scope.
+             * @default same_hostname
              * @enum {string}
              */
-            property: "" | "images" | "news" | "youtube" | "froogle";
-            /** @description Language tag, e.g. en-US. */
-            hl: string;
-            /** @description Timezone offset in minutes, sign inverted as Google expects (US Central = 360). */
-            tz: number;
-        };
-        TrendsRelatedQueryInput: {
-            query: string;
-            /** @description Top: relative interest 0-100. Rising: percent increase. */
-            value: number;
-            /** @description Exactly as Google Trends wrote it: "100", "+4,650%", "Breakout". */
-            formatted_value: string;
-            /** @description True only when Google Trends reports "Breakout". */
-            breakout: boolean;
-            /** @description Absolute https://trends.google.com/trends/explore?... URL. */
-            link: string;
-        };
-        /** @description At most 25 items each; [] when Google has none. */
-        TrendsRelatedQueriesResultInput: {
-            top: components["schemas"]["TrendsRelatedQueryInput"][];
-            rising: components["schemas"]["TrendsRelatedQueryInput"][];
-        };
-        TrendsJobErrorInput: {
-            /** @enum {string} */
-            code: "upstream_rate_limited" | "upstream_blocked" | "upstream_unavailable" | "upstream_timeout" | "upstream_unreachable" | "upstream_token_rejected" | "upstream_rejected" | "upstream_protocol" | "worker_lost" | "internal_error";
-            message: string;
-            /** @description Whether creating the same job again later may succeed. */
-            retryable: boolean;
-        };
-        TrendsJobInput: {
-            /** @description Opaque, form job_<id>. */
-            id: string;
-            /**
-             * @description queued → running → completed | failed; back to queued between attempts.
-             * @enum {string}
-             */
-            state: "queued" | "running" | "completed" | "failed";
-            /** @description Attempts started so far (a worker that died counts). */
-            attempts: number;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            updated_at: string;
-            /** @description When the first attempt started. */
-            started_at: string | null;
-            completed_at: string | null;
-            request: components["schemas"]["TrendsRelatedQueriesRequestInput"];
-            /** @description Set when completed. */
-            result: components["schemas"]["TrendsRelatedQueriesResultInput"] | null;
-            /** @description Set when failed. */
-            error: components["schemas"]["TrendsJobErrorInput"] | null;
-            /** @description True when completed from a stored result of the same grain, without calling Google. */
-            cached: boolean;
-        };
-        TrendsJobResponseInput: {
-            job: components["schemas"]["TrendsJobInput"];
-        };
-        BrowserScrapeRequestInput: {
-            /**
-             * Format: uri
-             * @description Absolute http or https URL without userinfo.
-             */
-            url: string;
+            scope?: "same_hostname" | "same_domain" | "same_origin" | "all";
             browser?: components["schemas"]["BrowserControlsInput"];
-            /** @description Adds a full-page PNG artifact `screenshot`. */
-            screenshot?: boolean;
-            /** @description Adds a HAR artifact `har` (no bodies; cookies and credentials redacted). */
-            record?: boolean;
-        };
-        PublicError: {
-            /** @enum {string} */
-            code: "validation_error" | "invalid_request" | "unsupported_feature" | "authentication_required" | "payment_required" | "permission_denied" | "route_not_found" | "run_not_found" | "crawl_not_found" | "job_not_found" | "artifact_not_found" | "session_not_found" | "profile_not_found" | "method_not_allowed" | "timeout" | "idempotency_conflict" | "idempotency_in_progress" | "run_not_ready" | "artifact_expired" | "rate_limited" | "quota_exceeded" | "internal_error" | "fetch_failed" | "render_failed" | "service_unavailable";
-            message: string;
-            /** @enum {string} */
-            type: "invalid_request" | "authentication" | "billing" | "permission" | "not_found" | "timeout" | "conflict" | "gone" | "rate_limit" | "quota" | "server" | "upstream";
-            retryable: boolean;
-            request_id: string;
-            details: {
-                [key: string]: unknown;
-            };
-        };
-        PublicErrorResponse: {
-            error: components["schemas"]["PublicError"];
-        };
-        ExtractionField: {
-            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
-            name: string;
-            /** @description CSS selector (at most 1000 characters) evaluated inside each record element: its first match, every match for `list`. */
-            selector: string;
+            extraction?: components["schemas"]["ExtractionInput"];
+            /** @description Follow only links whose path matches one of these patterns (seeds are always crawled). Default: every path. */
+            include_paths?: string[];
+            /** @description Never follow links whose path matches one of these patterns (wins over include_paths). */
+            exclude_paths?: string[];
             /**
-             * @description `text`: descendant text, whitespace collapsed, blocks separated by a space. `attribute`: the value of `attribute`. Extensions: `html`: inner HTML, sanitized like the page html output; `list`: every match's text (or `attribute` value) as an array. A field that matches nothing is null.
+             * @description skip (default): links only. include: also the pages the seeds’ sitemaps list (robots.txt Sitemap: lines and /sitemap.xml, indexes and gzip followed). only: the seeds and their sitemaps’ pages, no links followed. Sitemap pages are one hop from their seed; scope, path filters and max_pages apply.
              * @enum {string}
              */
-            type: "text" | "attribute" | "html" | "list";
-            /** @description Attribute name; required with type `attribute`, optional with `list`. */
-            attribute?: string;
-            /**
-             * @description `strip`: trims whitespace. Extensions: `lowercase`, `uppercase`, `absolute_url` (resolved against the page URL; null when it cannot be).
-             * @enum {string}
-             */
-            transform?: "strip" | "lowercase" | "uppercase" | "absolute_url";
+            sitemap?: "include" | "only" | "skip";
+            webhook?: components["schemas"]["WebhookRequestInput"];
         };
-        ComputedField: {
-            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
-            name: string;
-            /** @enum {string} */
-            operation: "template";
-            /** @description At most 2000 characters. `{name}` is replaced by that schema field's value (a list joined with ", "); `{{` and `}}` are literal braces; null when a referenced field is null. */
-            template: string;
-        };
-        Extraction: {
-            /** @enum {string} */
-            type: "json_css";
-            schema: {
-                name: string;
-                /** @description CSS selector (at most 1000 characters); each matching element, in document order, is one record. */
-                base_selector: string;
-                /** @description 1 to 100 fields, unique names. */
-                fields: components["schemas"]["ExtractionField"][];
-            };
-            /** @description At most 100; names distinct from the fields and each other. */
-            computed_fields?: components["schemas"]["ComputedField"][];
-            /**
-             * @description Remember the structure the selectors matched and relocate records by similarity when they stop matching (a redesign). Default true.
-             * @default true
-             */
-            adaptive: boolean;
-        };
-        PublicRun: {
-            /** @description Opaque, form run_<id>. */
-            id: string;
-            /** @enum {string} */
-            type: "fetch" | "browser_scrape" | "crawl";
-            /** @enum {string} */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            completed_at?: string;
-            cost_units: number;
-            /** @description The monthly quota the run draws on and the units it reserved (a crawl: crawl_pages, its max_pages). */
-            quota: {
-                /** @enum {string} */
-                resource: "crawl_pages" | "scrape" | "browser_scrape" | "trends";
-                quantity_reserved: number;
-            };
-        };
-        Artifact: {
-            /** @description Artifact key, e.g. markdown. */
-            key: string;
-            /** @description Relative download path; follow it exactly as returned. */
-            url: string;
-            content_type: string;
-            expires_at: string | null;
-        };
-        FallbackEvent: {
-            /**
-             * @description route: proxy to direct; engine: light to browser, or browser back to light when the render was worse (reason browser_result_worse).
-             * @enum {string}
-             */
-            kind: "route" | "engine";
-            from: string;
-            to: string;
-            reason: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            at: string;
-        };
-        Audit: {
-            engine_winner: string | null;
-            engines_attempted: string[];
-            fallback_reasons: string[];
-            fallback_events: components["schemas"]["FallbackEvent"][];
-            retry_stats: {
-                total_attempts: number;
-            };
-            quality_score: number;
-            block_reason: ("browser_capacity_full" | "body_size_limit" | "redirect_limit" | "blocked_target" | "unsupported_content_type" | "http_error" | "network_error" | "timeout" | "robots_disallowed" | "out_of_scope_redirect" | "render_failed") | null;
-        };
-        Usage: {
-            cost_units: number;
-            budget_exhausted: boolean;
+        CrawlResponse: {
+            crawl: components["schemas"]["CrawlJob"];
         };
         /** @description Sanitized, public-safe summaries. Never raw URLs, headers or bodies. */
         Diagnostics: {
@@ -762,6 +527,106 @@ export interface components {
                 limits_applied?: ("nesting_depth" | "element_count" | "link_count")[];
             };
         };
+        Extraction: {
+            /** @enum {string} */
+            type: "json_css";
+            schema: {
+                name: string;
+                /** @description CSS selector (at most 1000 characters); each matching element, in document order, is one record. */
+                base_selector: string;
+                /** @description 1 to 100 fields, unique names. */
+                fields: components["schemas"]["ExtractionField"][];
+            };
+            /** @description At most 100; names distinct from the fields and each other. */
+            computed_fields?: components["schemas"]["ComputedField"][];
+            /**
+             * @description Remember the structure the selectors matched and relocate records by similarity when they stop matching (a redesign). Default true.
+             * @default true
+             */
+            adaptive: boolean;
+        };
+        ExtractionField: {
+            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
+            name: string;
+            /** @description CSS selector (at most 1000 characters) evaluated inside each record element: its first match, every match for `list`. */
+            selector: string;
+            /**
+             * @description `text`: descendant text, whitespace collapsed, blocks separated by a space. `attribute`: the value of `attribute`. Extensions: `html`: inner HTML, sanitized like the page html output; `list`: every match's text (or `attribute` value) as an array. A field that matches nothing is null.
+             * @enum {string}
+             */
+            type: "text" | "attribute" | "html" | "list";
+            /** @description Attribute name; required with type `attribute`, optional with `list`. */
+            attribute?: string;
+            /**
+             * @description `strip`: trims whitespace. Extensions: `lowercase`, `uppercase`, `absolute_url` (resolved against the page URL; null when it cannot be).
+             * @enum {string}
+             */
+            transform?: "strip" | "lowercase" | "uppercase" | "absolute_url";
+        };
+        ExtractionFieldInput: {
+            /** @description Letters, digits, `_` and `-`, starting with a letter or `_`, at most 100 characters: `{name}` in templates. */
+            name: string;
+            /** @description CSS selector (at most 1000 characters) evaluated inside each record element: its first match, every match for `list`. */
+            selector: string;
+            /**
+             * @description `text`: descendant text, whitespace collapsed, blocks separated by a space. `attribute`: the value of `attribute`. Extensions: `html`: inner HTML, sanitized like the page html output; `list`: every match's text (or `attribute` value) as an array. A field that matches nothing is null.
+             * @enum {string}
+             */
+            type: "text" | "attribute" | "html" | "list";
+            /** @description Attribute name; required with type `attribute`, optional with `list`. */
+            attribute?: string;
+            /**
+             * @description `strip`: trims whitespace. Extensions: `lowercase`, `uppercase`, `absolute_url` (resolved against the page URL; null when it cannot be).
+             * @enum {string}
+             */
+            transform?: "strip" | "lowercase" | "uppercase" | "absolute_url";
+        };
+        ExtractionInput: {
+            /** @enum {string} */
+            type: "json_css";
+            schema: {
+                name: string;
+                /** @description CSS selector (at most 1000 characters); each matching element, in document order, is one record. */
+                base_selector: string;
+                /** @description 1 to 100 fields, unique names. */
+                fields: components["schemas"]["ExtractionFieldInput"][];
+            };
+            /** @description At most 100; names distinct from the fields and each other. */
+            computed_fields?: components["schemas"]["ComputedFieldInput"][];
+            /**
+             * @description Remember the structure the selectors matched and relocate records by similarity when they stop matching (a redesign). Default true.
+             * @default true
+             */
+            adaptive?: boolean;
+        };
+        FallbackEvent: {
+            /**
+             * @description route: proxy to direct; engine: light to browser, or browser back to light when the render was worse (reason browser_result_worse).
+             * @enum {string}
+             */
+            kind: "route" | "engine";
+            from: string;
+            to: string;
+            reason: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            at: string;
+        };
+        FetchRequestInput: {
+            /**
+             * Format: uri
+             * @description Absolute http or https URL without userinfo.
+             */
+            url: string;
+        };
+        PageContent: {
+            markdown: string;
+            html: string | null;
+            metadata: components["schemas"]["PageMetadata"];
+            links: string[];
+        };
         PageMetadata: {
             title: string | null;
             description: string | null;
@@ -776,11 +641,24 @@ export interface components {
                 [key: string]: string;
             };
         };
-        PageContent: {
-            markdown: string;
-            html: string | null;
-            metadata: components["schemas"]["PageMetadata"];
-            links: string[];
+        PageRunResponse: {
+            run: components["schemas"]["PublicRun"];
+            result: components["schemas"]["PublicPageResult"];
+        };
+        PublicError: {
+            /** @enum {string} */
+            code: "validation_error" | "invalid_request" | "unsupported_feature" | "authentication_required" | "payment_required" | "permission_denied" | "route_not_found" | "run_not_found" | "crawl_not_found" | "job_not_found" | "artifact_not_found" | "session_not_found" | "profile_not_found" | "method_not_allowed" | "timeout" | "idempotency_conflict" | "idempotency_in_progress" | "run_not_ready" | "artifact_expired" | "rate_limited" | "quota_exceeded" | "internal_error" | "fetch_failed" | "render_failed" | "service_unavailable";
+            message: string;
+            /** @enum {string} */
+            type: "invalid_request" | "authentication" | "billing" | "permission" | "not_found" | "timeout" | "conflict" | "gone" | "rate_limit" | "quota" | "server" | "upstream";
+            retryable: boolean;
+            request_id: string;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        PublicErrorResponse: {
+            error: components["schemas"]["PublicError"];
         };
         PublicPageResult: {
             url: string;
@@ -794,178 +672,33 @@ export interface components {
             usage: components["schemas"]["Usage"];
             diagnostics: components["schemas"]["Diagnostics"];
         };
-        PageRunResponse: {
-            run: components["schemas"]["PublicRun"];
-            result: components["schemas"]["PublicPageResult"];
+        PublicRun: {
+            /** @description Opaque, form run_<id>. */
+            id: string;
+            /** @enum {string} */
+            type: "fetch" | "browser_scrape" | "crawl";
+            /** @enum {string} */
+            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp.
+             */
+            completed_at?: string;
+            cost_units: number;
+            /** @description The monthly quota the run draws on and the units it reserved (a crawl: crawl_pages, its max_pages). */
+            quota: {
+                /** @enum {string} */
+                resource: "crawl_pages" | "scrape" | "browser_scrape" | "trends";
+                quantity_reserved: number;
+            };
         };
         RunResponse: {
             run: components["schemas"]["PublicRun"];
-        };
-        FetchRequest: {
-            /**
-             * Format: uri
-             * @description Absolute http or https URL without userinfo.
-             */
-            url: string;
-        };
-        BrowserControls: {
-            /** @description CSS selector, at most 1000 characters. */
-            wait_for_selector?: string;
-            process_iframes?: boolean;
-            flatten_shadow_dom?: boolean;
-            virtual_scroll?: {
-                /** @description CSS selector, at most 1000 characters. */
-                container_selector: string;
-                scroll_count: number;
-            };
-        };
-        CrawlRequest: {
-            urls: string[];
-            max_depth?: number;
-            max_pages?: number;
-            /** @enum {string} */
-            scope?: "same_hostname" | "same_domain" | "same_origin" | "all";
-            browser?: components["schemas"]["BrowserControls"];
-            extraction?: components["schemas"]["Extraction"];
-        };
-        CrawlJob: {
-            /** @description Opaque, form crawl_<id>. */
-            id: string;
-            run_id: string;
-            /**
-             * @description queued, running, paused, completed, failed, budget_exhausted or expired.
-             * @enum {string}
-             */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            created_at: string;
-            started_at: string | null;
-            completed_at: string | null;
-            request: {
-                /** @description The seeds, normalized. */
-                urls: string[];
-                /** @enum {string} */
-                scope: "same_hostname" | "same_domain" | "same_origin" | "all";
-                max_depth: number;
-                max_pages: number;
-                browser: components["schemas"]["BrowserControls"] | null;
-                extraction: components["schemas"]["Extraction"] | null;
-            };
-            /** @description pages_discovered = queued + in_flight + completed + failed + blocked + dropped. Dropped: admitted pages left when the crawl ended early. */
-            progress: {
-                pages_discovered: number;
-                pages_queued: number;
-                pages_in_flight: number;
-                pages_completed: number;
-                pages_failed: number;
-                pages_blocked: number;
-                pages_dropped: number;
-                max_pages: number;
-            };
-            failure: {
-                code: string;
-                message: string;
-            } | null;
-            usage: {
-                credits: number;
-                /** @enum {string} */
-                billing_mode: "shadow" | "enforce";
-            };
-            diagnostics: {
-                /** @description Blocked and failed pages per reason. */
-                block_reasons: {
-                    [key: string]: number;
-                };
-                retry: {
-                    categories: {
-                        [key: string]: number;
-                    };
-                };
-            };
-        };
-        CrawlCreateResponse: {
-            crawl: components["schemas"]["CrawlJob"];
-            run: components["schemas"]["PublicRun"];
-        };
-        CrawlResponse: {
-            crawl: components["schemas"]["CrawlJob"];
-        };
-        CrawlItem: {
-            id: string;
-            crawl_id: string;
-            /** @description The run id in this page’s artifact URLs. */
-            page_run_id: string;
-            url: string;
-            final_url: string;
-            depth: number;
-            parent_url: string | null;
-            /** @enum {string} */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "low_quality" | "budget_exhausted" | "expired";
-            title: string;
-            content: components["schemas"]["PageContent"];
-            /** @description Extracted records; [] without extraction. */
-            records: {
-                [key: string]: unknown;
-            }[];
-            artifacts: components["schemas"]["Artifact"][];
-            audit: components["schemas"]["Audit"];
-            usage: components["schemas"]["Usage"];
-            diagnostics: components["schemas"]["Diagnostics"];
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp.
-             */
-            created_at: string;
-        };
-        CrawlItemsPage: {
-            items: components["schemas"]["CrawlItem"][];
-            /** @description Opaque. null when no more items exist yet and the crawl has ended. */
-            next_cursor: string | null;
-        };
-        TrendsRelatedQueriesRequest: {
-            /** @description Search term, 1 to 100 characters. */
-            keyword: string;
-            /** @description "" for worldwide, an upper-case country code (US) or subdivision code (US-CA). */
-            geo: string;
-            /** @description now 1-H, now 4-H, now 1-d, now 7-d, today 1-m, today 3-m, today 12-m, today 5-y, all, "YYYY-MM-DD YYYY-MM-DD" (from 2004-01-01) or "YYYY-MM-DDTHH YYYY-MM-DDTHH" (UTC hours, at most 7 days). */
-            timeframe: string;
-            /** @description Google Trends category id; 0 is all categories. */
-            category: number;
-            /**
-             * @description Search property: "" (web search), images, news, youtube or froogle (shopping).
-             * @enum {string}
-             */
-            property: "" | "images" | "news" | "youtube" | "froogle";
-            /** @description Language tag, e.g. en-US. */
-            hl: string;
-            /** @description Timezone offset in minutes, sign inverted as Google expects (US Central = 360). */
-            tz: number;
-        };
-        TrendsRelatedQuery: {
-            query: string;
-            /** @description Top: relative interest 0-100. Rising: percent increase. */
-            value: number;
-            /** @description Exactly as Google Trends wrote it: "100", "+4,650%", "Breakout". */
-            formatted_value: string;
-            /** @description True only when Google Trends reports "Breakout". */
-            breakout: boolean;
-            /** @description Absolute https://trends.google.com/trends/explore?... URL. */
-            link: string;
-        };
-        /** @description At most 25 items each; [] when Google has none. */
-        TrendsRelatedQueriesResult: {
-            top: components["schemas"]["TrendsRelatedQuery"][];
-            rising: components["schemas"]["TrendsRelatedQuery"][];
-        };
-        TrendsJobError: {
-            /** @enum {string} */
-            code: "upstream_rate_limited" | "upstream_blocked" | "upstream_unavailable" | "upstream_timeout" | "upstream_unreachable" | "upstream_token_rejected" | "upstream_rejected" | "upstream_protocol" | "worker_lost" | "internal_error";
-            message: string;
-            /** @description Whether creating the same job again later may succeed. */
-            retryable: boolean;
         };
         TrendsJob: {
             /** @description Opaque, form job_<id>. */
@@ -998,20 +731,110 @@ export interface components {
             /** @description True when completed from a stored result of the same grain, without calling Google. */
             cached: boolean;
         };
+        TrendsJobError: {
+            /** @enum {string} */
+            code: "upstream_rate_limited" | "upstream_blocked" | "upstream_unavailable" | "upstream_timeout" | "upstream_unreachable" | "upstream_token_rejected" | "upstream_rejected" | "upstream_protocol" | "worker_lost" | "internal_error";
+            message: string;
+            /** @description Whether creating the same job again later may succeed. */
+            retryable: boolean;
+        };
         TrendsJobResponse: {
             job: components["schemas"]["TrendsJob"];
         };
-        BrowserScrapeRequest: {
+        TrendsRelatedQueriesRequest: {
+            /** @description Search term, 1 to 100 characters, not blank, no control characters. */
+            keyword: string;
+            /** @description "" for worldwide, an upper-case country code (US) or subdivision code (US-CA). */
+            geo: string;
+            /** @description now 1-H, now 4-H, now 1-d, now 7-d, today 1-m, today 3-m, today 12-m, today 5-y, all, "YYYY-MM-DD YYYY-MM-DD" (from 2004-01-01) or "YYYY-MM-DDTHH YYYY-MM-DDTHH" (UTC hours, at most 7 days). Dates must be real, the end not before the start. */
+            timeframe: string;
+            /**
+             * @description An id of Google Trends' category tree; 0 is all categories.
+             * @enum {integer}
+             */
+            category: 0 | 3 | 5 | 7 | 8 | 11 | 12 | 13 | 14 | 16 | 18 | 19 | 20 | 22 | 23 | 24 | 25 | 28 | 29 | 30 | 31 | 32 | 33 | 34 | 35 | 36 | 37 | 38 | 39 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60 | 61 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 73 | 74 | 75 | 76 | 77 | 78 | 82 | 83 | 84 | 89 | 91 | 93 | 94 | 95 | 96 | 97 | 98 | 99 | 100 | 101 | 102 | 104 | 105 | 107 | 108 | 112 | 113 | 115 | 118 | 119 | 120 | 121 | 122 | 123 | 124 | 137 | 138 | 143 | 144 | 145 | 146 | 147 | 148 | 154 | 157 | 158 | 166 | 168 | 170 | 171 | 174 | 179 | 180 | 182 | 184 | 185 | 188 | 189 | 191 | 195 | 198 | 202 | 203 | 205 | 206 | 208 | 210 | 211 | 213 | 215 | 216 | 217 | 218 | 220 | 224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 233 | 234 | 235 | 236 | 237 | 238 | 239 | 241 | 242 | 244 | 245 | 246 | 248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 | 268 | 269 | 270 | 271 | 272 | 273 | 275 | 276 | 277 | 278 | 279 | 280 | 284 | 287 | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 296 | 297 | 298 | 299 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 323 | 324 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 | 336 | 337 | 338 | 340 | 341 | 342 | 343 | 344 | 346 | 347 | 350 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 364 | 365 | 366 | 367 | 369 | 371 | 372 | 373 | 374 | 375 | 377 | 378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 389 | 390 | 392 | 394 | 396 | 398 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 408 | 409 | 410 | 412 | 418 | 419 | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 456 | 457 | 458 | 459 | 461 | 462 | 463 | 465 | 466 | 467 | 468 | 471 | 472 | 473 | 474 | 477 | 485 | 486 | 487 | 488 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 | 504 | 505 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 527 | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 538 | 539 | 540 | 541 | 542 | 543 | 546 | 547 | 548 | 549 | 550 | 551 | 552 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 563 | 565 | 566 | 567 | 568 | 569 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 | 593 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635 | 636 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 | 696 | 697 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 717 | 718 | 719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 784 | 785 | 786 | 787 | 788 | 791 | 792 | 793 | 794 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 | 999 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 1013 | 1014 | 1015 | 1016 | 1017 | 1019 | 1020 | 1021 | 1022 | 1023 | 1024 | 1025 | 1026 | 1027 | 1028 | 1030 | 1031 | 1032 | 1033 | 1034 | 1035 | 1036 | 1037 | 1038 | 1039 | 1040 | 1041 | 1043 | 1044 | 1045 | 1046 | 1047 | 1048 | 1049 | 1050 | 1055 | 1056 | 1057 | 1058 | 1059 | 1060 | 1061 | 1062 | 1063 | 1064 | 1065 | 1066 | 1067 | 1068 | 1069 | 1070 | 1071 | 1072 | 1073 | 1074 | 1075 | 1076 | 1077 | 1078 | 1079 | 1080 | 1081 | 1082 | 1083 | 1084 | 1085 | 1086 | 1087 | 1088 | 1089 | 1090 | 1091 | 1092 | 1093 | 1094 | 1095 | 1096 | 1097 | 1098 | 1099 | 1100 | 1101 | 1102 | 1103 | 1104 | 1105 | 1106 | 1107 | 1108 | 1109 | 1110 | 1111 | 1112 | 1113 | 1114 | 1115 | 1116 | 1117 | 1118 | 1119 | 1120 | 1121 | 1122 | 1123 | 1124 | 1125 | 1126 | 1127 | 1131 | 1132 | 1133 | 1134 | 1135 | 1136 | 1137 | 1138 | 1139 | 1140 | 1141 | 1142 | 1143 | 1144 | 1145 | 1146 | 1147 | 1148 | 1149 | 1150 | 1152 | 1153 | 1155 | 1157 | 1158 | 1159 | 1160 | 1161 | 1162 | 1163 | 1164 | 1165 | 1166 | 1167 | 1168 | 1169 | 1170 | 1171 | 1173 | 1174 | 1175 | 1176 | 1177 | 1178 | 1179 | 1180 | 1181 | 1182 | 1183 | 1184 | 1185 | 1186 | 1187 | 1188 | 1189 | 1190 | 1191 | 1192 | 1193 | 1194 | 1195 | 1198 | 1199 | 1200 | 1201 | 1202 | 1203 | 1204 | 1205 | 1206 | 1207 | 1208 | 1209 | 1210 | 1211 | 1212 | 1213 | 1214 | 1215 | 1216 | 1217 | 1218 | 1219 | 1220 | 1221 | 1222 | 1223 | 1224 | 1225 | 1226 | 1227 | 1228 | 1229 | 1230 | 1231 | 1232 | 1233 | 1234 | 1235 | 1236 | 1237 | 1238 | 1239 | 1240 | 1241 | 1242 | 1243 | 1244 | 1245 | 1246 | 1247 | 1248 | 1249 | 1250 | 1251 | 1252 | 1253 | 1254 | 1255 | 1256 | 1257 | 1258 | 1259 | 1260 | 1261 | 1262 | 1263 | 1264 | 1265 | 1266 | 1267 | 1268 | 1269 | 1270 | 1271 | 1272 | 1273 | 1274 | 1275 | 1276 | 1277 | 1278 | 1279 | 1280 | 1281 | 1282 | 1283 | 1284 | 1285 | 1286 | 1287 | 1288 | 1289 | 1290 | 1291 | 1292 | 1293 | 1294 | 1296 | 1298 | 1299 | 1300 | 1301 | 1302 | 1303 | 1304 | 1305 | 1306 | 1307 | 1308 | 1309 | 1310 | 1311 | 1312 | 1313 | 1314 | 1315 | 1316 | 1317 | 1318 | 1319 | 1320 | 1321 | 1322 | 1323 | 1324 | 1325 | 1326 | 1327 | 1328 | 1329 | 1330 | 1331 | 1332 | 1333 | 1334 | 1339 | 1340 | 1341 | 1342 | 1343 | 1344 | 1345 | 1346 | 1347 | 1348 | 1349 | 1350 | 1351 | 1352 | 1353 | 1354 | 1355 | 1356 | 1357 | 1358 | 1359 | 1360 | 1361 | 1362 | 1363 | 1364 | 1365 | 1366 | 1367 | 1368 | 1369 | 1370 | 1371 | 1372 | 1373 | 1374 | 1375 | 1376 | 1377 | 1378 | 1379 | 1380 | 1381 | 1382 | 1383 | 1384 | 1385 | 1386 | 1387 | 1388 | 1389 | 1390 | 1391 | 1392 | 1393 | 1394 | 1395 | 1396 | 1397;
+            /**
+             * @description Search property: "" (web search), images, news, youtube or froogle (shopping).
+             * @enum {string}
+             */
+            property: "" | "images" | "news" | "youtube" | "froogle";
+            /** @description Language tag, e.g. en-US. */
+            hl: string;
+            /** @description Timezone offset in minutes, sign inverted as Google expects (US Central = 360). */
+            tz: number;
+        };
+        TrendsRelatedQueriesRequestInput: {
+            /** @description Search term, 1 to 100 characters, not blank, no control characters. */
+            keyword: string;
+            /** @description "" for worldwide, an upper-case country code (US) or subdivision code (US-CA). */
+            geo: string;
+            /** @description now 1-H, now 4-H, now 1-d, now 7-d, today 1-m, today 3-m, today 12-m, today 5-y, all, "YYYY-MM-DD YYYY-MM-DD" (from 2004-01-01) or "YYYY-MM-DDTHH YYYY-MM-DDTHH" (UTC hours, at most 7 days). Dates must be real, the end not before the start. */
+            timeframe: string;
+            /**
+             * @description An id of Google Trends' category tree; 0 is all categories.
+             * @enum {integer}
+             */
+            category: 0 | 3 | 5 | 7 | 8 | 11 | 12 | 13 | 14 | 16 | 18 | 19 | 20 | 22 | 23 | 24 | 25 | 28 | 29 | 30 | 31 | 32 | 33 | 34 | 35 | 36 | 37 | 38 | 39 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60 | 61 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 73 | 74 | 75 | 76 | 77 | 78 | 82 | 83 | 84 | 89 | 91 | 93 | 94 | 95 | 96 | 97 | 98 | 99 | 100 | 101 | 102 | 104 | 105 | 107 | 108 | 112 | 113 | 115 | 118 | 119 | 120 | 121 | 122 | 123 | 124 | 137 | 138 | 143 | 144 | 145 | 146 | 147 | 148 | 154 | 157 | 158 | 166 | 168 | 170 | 171 | 174 | 179 | 180 | 182 | 184 | 185 | 188 | 189 | 191 | 195 | 198 | 202 | 203 | 205 | 206 | 208 | 210 | 211 | 213 | 215 | 216 | 217 | 218 | 220 | 224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 233 | 234 | 235 | 236 | 237 | 238 | 239 | 241 | 242 | 244 | 245 | 246 | 248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 | 268 | 269 | 270 | 271 | 272 | 273 | 275 | 276 | 277 | 278 | 279 | 280 | 284 | 287 | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 296 | 297 | 298 | 299 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 323 | 324 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 | 336 | 337 | 338 | 340 | 341 | 342 | 343 | 344 | 346 | 347 | 350 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 364 | 365 | 366 | 367 | 369 | 371 | 372 | 373 | 374 | 375 | 377 | 378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 389 | 390 | 392 | 394 | 396 | 398 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 408 | 409 | 410 | 412 | 418 | 419 | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 456 | 457 | 458 | 459 | 461 | 462 | 463 | 465 | 466 | 467 | 468 | 471 | 472 | 473 | 474 | 477 | 485 | 486 | 487 | 488 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 | 504 | 505 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 527 | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 538 | 539 | 540 | 541 | 542 | 543 | 546 | 547 | 548 | 549 | 550 | 551 | 552 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 563 | 565 | 566 | 567 | 568 | 569 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 | 593 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635 | 636 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 | 696 | 697 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 717 | 718 | 719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 784 | 785 | 786 | 787 | 788 | 791 | 792 | 793 | 794 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 | 999 | 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 1013 | 1014 | 1015 | 1016 | 1017 | 1019 | 1020 | 1021 | 1022 | 1023 | 1024 | 1025 | 1026 | 1027 | 1028 | 1030 | 1031 | 1032 | 1033 | 1034 | 1035 | 1036 | 1037 | 1038 | 1039 | 1040 | 1041 | 1043 | 1044 | 1045 | 1046 | 1047 | 1048 | 1049 | 1050 | 1055 | 1056 | 1057 | 1058 | 1059 | 1060 | 1061 | 1062 | 1063 | 1064 | 1065 | 1066 | 1067 | 1068 | 1069 | 1070 | 1071 | 1072 | 1073 | 1074 | 1075 | 1076 | 1077 | 1078 | 1079 | 1080 | 1081 | 1082 | 1083 | 1084 | 1085 | 1086 | 1087 | 1088 | 1089 | 1090 | 1091 | 1092 | 1093 | 1094 | 1095 | 1096 | 1097 | 1098 | 1099 | 1100 | 1101 | 1102 | 1103 | 1104 | 1105 | 1106 | 1107 | 1108 | 1109 | 1110 | 1111 | 1112 | 1113 | 1114 | 1115 | 1116 | 1117 | 1118 | 1119 | 1120 | 1121 | 1122 | 1123 | 1124 | 1125 | 1126 | 1127 | 1131 | 1132 | 1133 | 1134 | 1135 | 1136 | 1137 | 1138 | 1139 | 1140 | 1141 | 1142 | 1143 | 1144 | 1145 | 1146 | 1147 | 1148 | 1149 | 1150 | 1152 | 1153 | 1155 | 1157 | 1158 | 1159 | 1160 | 1161 | 1162 | 1163 | 1164 | 1165 | 1166 | 1167 | 1168 | 1169 | 1170 | 1171 | 1173 | 1174 | 1175 | 1176 | 1177 | 1178 | 1179 | 1180 | 1181 | 1182 | 1183 | 1184 | 1185 | 1186 | 1187 | 1188 | 1189 | 1190 | 1191 | 1192 | 1193 | 1194 | 1195 | 1198 | 1199 | 1200 | 1201 | 1202 | 1203 | 1204 | 1205 | 1206 | 1207 | 1208 | 1209 | 1210 | 1211 | 1212 | 1213 | 1214 | 1215 | 1216 | 1217 | 1218 | 1219 | 1220 | 1221 | 1222 | 1223 | 1224 | 1225 | 1226 | 1227 | 1228 | 1229 | 1230 | 1231 | 1232 | 1233 | 1234 | 1235 | 1236 | 1237 | 1238 | 1239 | 1240 | 1241 | 1242 | 1243 | 1244 | 1245 | 1246 | 1247 | 1248 | 1249 | 1250 | 1251 | 1252 | 1253 | 1254 | 1255 | 1256 | 1257 | 1258 | 1259 | 1260 | 1261 | 1262 | 1263 | 1264 | 1265 | 1266 | 1267 | 1268 | 1269 | 1270 | 1271 | 1272 | 1273 | 1274 | 1275 | 1276 | 1277 | 1278 | 1279 | 1280 | 1281 | 1282 | 1283 | 1284 | 1285 | 1286 | 1287 | 1288 | 1289 | 1290 | 1291 | 1292 | 1293 | 1294 | 1296 | 1298 | 1299 | 1300 | 1301 | 1302 | 1303 | 1304 | 1305 | 1306 | 1307 | 1308 | 1309 | 1310 | 1311 | 1312 | 1313 | 1314 | 1315 | 1316 | 1317 | 1318 | 1319 | 1320 | 1321 | 1322 | 1323 | 1324 | 1325 | 1326 | 1327 | 1328 | 1329 | 1330 | 1331 | 1332 | 1333 | 1334 | 1339 | 1340 | 1341 | 1342 | 1343 | 1344 | 1345 | 1346 | 1347 | 1348 | 1349 | 1350 | 1351 | 1352 | 1353 | 1354 | 1355 | 1356 | 1357 | 1358 | 1359 | 1360 | 1361 | 1362 | 1363 | 1364 | 1365 | 1366 | 1367 | 1368 | 1369 | 1370 | 1371 | 1372 | 1373 | 1374 | 1375 | 1376 | 1377 | 1378 | 1379 | 1380 | 1381 | 1382 | 1383 | 1384 | 1385 | 1386 | 1387 | 1388 | 1389 | 1390 | 1391 | 1392 | 1393 | 1394 | 1395 | 1396 | 1397;
+            /**
+             * @description Search property: "" (web search), images, news, youtube or froogle (shopping).
+             * @enum {string}
+             */
+            property: "" | "images" | "news" | "youtube" | "froogle";
+            /** @description Language tag, e.g. en-US. */
+            hl: string;
+            /** @description Timezone offset in minutes, sign inverted as Google expects (US Central = 360). */
+            tz: number;
+        };
+        /** @description At most 25 items each; [] when Google has none. */
+        TrendsRelatedQueriesResult: {
+            top: components["schemas"]["TrendsRelatedQuery"][];
+            rising: components["schemas"]["TrendsRelatedQuery"][];
+        };
+        TrendsRelatedQuery: {
+            query: string;
+            /** @description Top: relative interest 0-100. Rising: percent increase. */
+            value: number;
+            /** @description Exactly as Google Trends wrote it: "100", "+4,650%", "Breakout". */
+            formatted_value: string;
+            /** @description True only when Google Trends reports "Breakout". */
+            breakout: boolean;
+            /** @description Absolute https://trends.google.com/trends/explore?... URL. */
+            link: string;
+        };
+        Usage: {
+            cost_units: number;
+            budget_exhausted: boolean;
+        };
+        WebhookDiagnostics: {
+            /** @description Events queued for delivery. */
+            events: number;
+            delivered: number;
+            /** @description Events given up on (attempts exhausted or a permanent refusal). */
+            failed: number;
+            pending: number;
+            /** @description Attempts after a failed one. */
+            retries: number;
+            /** @description Failed attempts per reason (timeout, network, http_5xx, http_4xx, blocked_target, ...). */
+            failure_reasons: {
+                [key: string]: number;
+            };
+        };
+        /** @description A documented extension of v1: crawl events POSTed to your endpoint, signed, at least once. */
+        WebhookRequestInput: {
             /**
              * Format: uri
-             * @description Absolute http or https URL without userinfo.
+             * @description Where events are POSTed. Judged by the SSRF guard like any fetch, at every delivery; never through the proxy.
              */
             url: string;
-            browser?: components["schemas"]["BrowserControls"];
-            /** @description Adds a full-page PNG artifact `screenshot`. */
-            screenshot?: boolean;
-            /** @description Adds a HAR artifact `har` (no bodies; cookies and credentials redacted). */
-            record?: boolean;
+            /** @description Events to send; default all four. crawl.completed / crawl.failed are the terminal transitions. */
+            events?: ("crawl.started" | "crawl.page" | "crawl.completed" | "crawl.failed")[];
+            /** @description Signs every delivery (Trawl-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>">). Never shown again. */
+            secret: string;
+            /**
+             * @description crawl.page carries the whole item (full, default) or only its id and URLs (thin: read it with GET …/items).
+             * @enum {string}
+             */
+            payload?: "full" | "thin";
         };
     };
     responses: never;
@@ -1026,7 +849,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Replays the first response for the same team, key and body for 24 h. */
+                /** @description Optional: 1-255 visible ASCII characters. Replays the first response for the same team, route, key and body for 24 h. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1038,15 +861,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The page: the run and its result. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1056,7 +883,9 @@ export interface operations {
             /** @description Error: `invalid_request`, `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1071,6 +900,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1080,7 +911,9 @@ export interface operations {
             /** @description Error: `payment_required`. */
             402: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1095,6 +928,16 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1104,12 +947,16 @@ export interface operations {
             /** @description Error: `timeout`. */
             408: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1119,12 +966,16 @@ export interface operations {
             /** @description Error: `idempotency_conflict`, `idempotency_in_progress`. */
             409: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description With `idempotency_in_progress`: retry the same key and body after this many seconds. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1134,7 +985,9 @@ export interface operations {
             /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1151,7 +1004,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1166,12 +1021,16 @@ export interface operations {
             /** @description Error: `fetch_failed`. */
             502: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1181,12 +1040,18 @@ export interface operations {
             /** @description Error: `service_unavailable`. */
             503: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
+                    "Retry-After"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1199,7 +1064,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Replays the first response for the same team, key and body for 24 h. */
+                /** @description Optional: 1-255 visible ASCII characters. Replays the first response for the same team, route, key and body for 24 h. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1211,15 +1076,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The rendered page: the run and its result. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1229,7 +1098,9 @@ export interface operations {
             /** @description Error: `invalid_request`, `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1244,6 +1115,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1253,7 +1126,9 @@ export interface operations {
             /** @description Error: `payment_required`. */
             402: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1268,6 +1143,16 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1277,12 +1162,16 @@ export interface operations {
             /** @description Error: `timeout`. */
             408: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1292,12 +1181,16 @@ export interface operations {
             /** @description Error: `idempotency_conflict`, `idempotency_in_progress`. */
             409: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description With `idempotency_in_progress`: retry the same key and body after this many seconds. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1307,7 +1200,9 @@ export interface operations {
             /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1324,7 +1219,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1339,12 +1236,16 @@ export interface operations {
             /** @description Error: `fetch_failed`, `render_failed`. */
             502: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1354,12 +1255,18 @@ export interface operations {
             /** @description Error: `service_unavailable`. */
             503: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
+                    "Retry-After"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1372,7 +1279,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Replays the first response for the same team, key and body for 24 h. */
+                /** @description Optional: 1-255 visible ASCII characters. Replays the first response for the same team, route, key and body for 24 h. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1384,15 +1291,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The crawl is accepted: the crawl job and its run. */
             202: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1402,7 +1313,9 @@ export interface operations {
             /** @description Error: `invalid_request`, `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1417,6 +1330,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1426,7 +1341,9 @@ export interface operations {
             /** @description Error: `payment_required`. */
             402: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1441,6 +1358,16 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1450,12 +1377,16 @@ export interface operations {
             /** @description Error: `idempotency_conflict`, `idempotency_in_progress`. */
             409: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description With `idempotency_in_progress`: retry the same key and body after this many seconds. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1465,7 +1396,9 @@ export interface operations {
             /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1482,7 +1415,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1516,16 +1451,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
                 crawl_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The crawl. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1540,7 +1478,9 @@ export interface operations {
             /** @description Error: `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1555,6 +1495,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1564,6 +1506,14 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1573,7 +1523,9 @@ export interface operations {
             /** @description Error: `crawl_not_found`. */
             404: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1588,7 +1540,9 @@ export interface operations {
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1605,7 +1559,138 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+        };
+    };
+    cancelCrawl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled crawl. */
+            200: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlResponse"];
+                };
+            };
+            /** @description Error: `validation_error`, `unsupported_feature`, `invalid_request`. */
+            400: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `authentication_required`. */
+            401: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `crawl_not_found`. */
+            404: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1624,20 +1709,24 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from next_cursor. */
                 cursor?: string;
+                /** @description Items per page, 1 to 100 (default 20). */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
                 crawl_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page of items. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1652,7 +1741,9 @@ export interface operations {
             /** @description Error: `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1667,6 +1758,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1676,6 +1769,14 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1685,7 +1786,9 @@ export interface operations {
             /** @description Error: `crawl_not_found`. */
             404: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1700,7 +1803,9 @@ export interface operations {
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1717,7 +1822,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1736,16 +1843,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
                 crawl_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The paused crawl. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1760,7 +1870,9 @@ export interface operations {
             /** @description Error: `validation_error`, `unsupported_feature`, `invalid_request`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1775,6 +1887,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1784,6 +1898,14 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1793,7 +1915,9 @@ export interface operations {
             /** @description Error: `crawl_not_found`. */
             404: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1808,7 +1932,9 @@ export interface operations {
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1825,7 +1951,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1844,16 +1972,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
                 crawl_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The resumed crawl. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1868,7 +1999,9 @@ export interface operations {
             /** @description Error: `validation_error`, `unsupported_feature`, `invalid_request`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1883,6 +2016,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1892,6 +2027,14 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1901,7 +2044,9 @@ export interface operations {
             /** @description Error: `crawl_not_found`. */
             404: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1916,7 +2061,9 @@ export interface operations {
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1933,7 +2080,277 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+        };
+    };
+    exportCrawlItems: {
+        parameters: {
+            query?: {
+                /** @description Start at this items cursor (next_cursor of GET …/items). */
+                cursor?: string;
+                /** @description Start after this item id: resume a broken download from its last complete line. */
+                after?: string;
+                /** @description true: stay open while the crawl runs, sending items as they are delivered, and end when it has ended. */
+                follow?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One CrawlItem per line. */
+            200: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                };
+            };
+            /** @description Error: `validation_error`, `unsupported_feature`. */
+            400: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `authentication_required`. */
+            401: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `crawl_not_found`. */
+            404: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+        };
+    };
+    crawlEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Resume: the id of the last event received (EventSource sends it by itself). */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream; each data line is one of these objects. */
+            200: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `authentication_required`. */
+            401: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `crawl_not_found`. */
+            404: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1951,7 +2368,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. Replays the first response for the same team, key and body for 24 h. */
+                /** @description Optional: 1-255 visible ASCII characters. Replays the first response for the same team, route, key and body for 24 h. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1963,15 +2380,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The job is accepted. */
             202: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1981,7 +2402,9 @@ export interface operations {
             /** @description Error: `invalid_request`, `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -1996,6 +2419,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2005,6 +2430,16 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2014,12 +2449,16 @@ export interface operations {
             /** @description Error: `idempotency_conflict`, `idempotency_in_progress`. */
             409: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description With `idempotency_in_progress`: retry the same key and body after this many seconds. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,7 +2468,9 @@ export interface operations {
             /** @description Error: `rate_limited`, `quota_exceeded`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2046,7 +2487,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2080,16 +2523,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The job id (`job_…`) returned when the job was created. */
                 job_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The job. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2104,7 +2550,9 @@ export interface operations {
             /** @description Error: `validation_error`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2119,6 +2567,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2128,6 +2578,14 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2137,7 +2595,9 @@ export interface operations {
             /** @description Error: `job_not_found`. */
             404: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2152,7 +2612,9 @@ export interface operations {
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2169,7 +2631,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2188,16 +2652,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A run id (`run_…`) as returned: `run.id`, or the run in an artifact URL. */
                 run_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The run. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2212,7 +2679,9 @@ export interface operations {
             /** @description Error: `validation_error`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2227,6 +2696,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2236,6 +2707,14 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2245,7 +2724,9 @@ export interface operations {
             /** @description Error: `run_not_found`. */
             404: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2260,7 +2741,9 @@ export interface operations {
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2277,7 +2760,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2299,32 +2784,56 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A run id (`run_…`) as returned: `run.id`, or the run in an artifact URL. */
                 run_id: string;
+                /** @description The artifact key as listed: markdown, html, screenshot or har. */
                 key: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The artifact */
+            /** @description The artifact bytes. */
             200: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    /** @description Artifacts are private to the team: never cached. */
+                    "Cache-Control": "private, no-store";
+                    /** @description Browsers must use the Content-Type as sent. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "text/markdown; charset=utf-8": string;
+                    "text/html; charset=utf-8": string;
+                    "image/png": string;
+                    "application/json": {
+                        log: {
+                            version: string;
+                            entries: {
+                                [key: string]: unknown;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Error: `validation_error`, `unsupported_feature`. */
             400: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2339,6 +2848,8 @@ export interface operations {
             /** @description Error: `authentication_required`. */
             401: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2859,14 @@ export interface operations {
             /** @description Error: `permission_denied`. */
             403: {
                 headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2357,7 +2876,9 @@ export interface operations {
             /** @description Error: `artifact_not_found`. */
             404: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2372,7 +2893,9 @@ export interface operations {
             /** @description Error: `run_not_ready`. */
             409: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2387,7 +2910,9 @@ export interface operations {
             /** @description Error: `artifact_expired`. */
             410: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2402,7 +2927,9 @@ export interface operations {
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;
@@ -2419,7 +2946,9 @@ export interface operations {
             /** @description Error: `internal_error`. */
             500: {
                 headers: {
-                    /** @description Requests this team may make to this route's class in any 60 seconds (absent when the class is unlimited for the team). */
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left now, after this one. */
                     "RateLimit-Remaining"?: number;

@@ -74,6 +74,12 @@ export const EnvSchema = z.object({
   TRAWL_STORE_OUTAGE_MS: intFrom(0, 600_000, 30_000),
   /** On SIGTERM: how long a worker lets the pages it holds run to their end before it gives its shards back. */
   TRAWL_SHUTDOWN_GRACE_S: intFrom(0, 3600, 30),
+  // Crawl webhooks: one attempt's limit, attempts per event, backoff (doubling, jittered) and deliveries in flight per process.
+  TRAWL_WEBHOOK_TIMEOUT_MS: intFrom(100, 120_000, 10_000),
+  TRAWL_WEBHOOK_MAX_ATTEMPTS: intFrom(1, 50, 10),
+  TRAWL_WEBHOOK_BACKOFF_MS: intFrom(10, 3_600_000, 1_000),
+  TRAWL_WEBHOOK_BACKOFF_MAX_MS: intFrom(10, 86_400_000, 300_000),
+  TRAWL_WEBHOOK_CONCURRENCY: intFrom(1, 1024, 32),
   /** How long a starting process waits for Redis before it stops with a clear message. */
   TRAWL_REDIS_STARTUP_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
   /** Unset: the artifact retention plus the 7-day grace in which expired artifacts still answer 410. */

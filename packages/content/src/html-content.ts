@@ -42,6 +42,9 @@ export function htmlContent(source: string, finalUrl: string, limits: ContentLim
  */
 export type DocumentHook = (root: DomDocument) => void;
 
+/** About 250 characters of words: a sentence or two, not a page. */
+const SHELL_WORDS = 40;
+
 function extractHtml(source: string, finalUrl: string, limits: ContentLimits, onDocument?: DocumentHook): HtmlContent {
   const parsed = parseHtmlLimited(source, limits);
   onDocument?.(parsed.root);
@@ -66,7 +69,8 @@ function extractHtml(source: string, finalUrl: string, limits: ContentLimits, on
       text_length: main.textLength,
       text_to_markup_ratio: source.length > 0 ? round(pageTextLength / source.length) : 0,
       link_density: main.words > 0 ? round(main.linkWords / main.words) : 0,
-      empty_shell: pageTextLength < 250 && (page.appRoot || page.scriptCount > 0),
+      // Outside its menus, header, footer and cookie note the page has almost nothing: scripts will draw it.
+      empty_shell: (pageTextLength < 250 || main.pageWordsOutsideChrome < SHELL_WORDS) && (page.appRoot || page.scriptCount > 0),
       script_only: pageTextLength < 50 && page.scriptCount > 0,
       main_content_found: main.found,
     },

@@ -25,6 +25,20 @@ describe('content quality', () => {
     expect(quality.confidence).toBe('high');
   });
 
+  it('marks a shell as empty however long its menus, header, footer and cookie note are', () => {
+    const chrome =
+      '<header><nav><a href="/">Harbour</a> <a href="/tides">Tides</a> <a href="/berths">Berths</a> <a href="/notices">Notices</a></nav></header>' +
+      `<div class="cookie-banner">${'We use cookies to remember your settings and to count visits to the harbour pages. '.repeat(4)}<button>Accept</button></div>` +
+      '<div class="story"></div>' +
+      `<footer><p>${'Harbour Authority, Quay Road. All tide times are local. '.repeat(3)}</p></footer>`;
+    const { quality } = normalizeContent(html(page(`${chrome}${BUNDLE}`)));
+    expect(quality.signals.empty_shell).toBe(true);
+    expect(quality.low_quality).toBe(true);
+    // The same chrome around an article is a page.
+    const article = normalizeContent(html(page(`${chrome.replace('<div class="story"></div>', `<div class="story">${articlePage()}</div>`)}${BUNDLE}`)));
+    expect(article.quality.signals.empty_shell).toBe(false);
+  });
+
   it('marks a page that is nothing but scripts as script-only', () => {
     const { quality } = normalizeContent(html(`<html><head>${BUNDLE}</head><body>${BUNDLE}</body></html>`));
     expect(quality.signals.script_only).toBe(true);

@@ -43,4 +43,5 @@ export const HttpUrl = z
     const problem = targetUrlProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `URL ${problem}` });
   })
-  .meta({ description: 'Absolute http or https URL without userinfo.', format: 'uri' });
+  // The pattern states the scheme and the no-userinfo rule for the OpenAPI document (targetUrlProblem decides).
+  .meta({ description: 'Absolute http or https URL without userinfo.', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@]+([/?#]|$)' });

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { HttpUrl, RunStatus, Timestamp } from './common.ts';
 import { CssSelector, Extraction } from './extraction.ts';
 import { Artifact, Audit, Diagnostics, PageContent, PublicRun, Usage } from './page.ts';
+import { PathPatterns } from './path-pattern.ts';
+import { WebhookDiagnostics, WebhookRequest, WebhookView } from './webhooks.ts';
 
 export const CRAWL_SCOPES = ['same_hostname', 'same_domain', 'same_origin', 'all'] as const;
 export const CrawlScope = z.enum(CRAWL_SCOPES);
@@ -11,6 +13,8 @@ export const CRAWL_LIMITS = {
   seeds: { min: 1, max: 100 },
   max_depth: { min: 0, max: 10, default: 2 },
   max_pages: { min: 1, max: 10_000, default: 100 },
+  /** The scope of a crawl that names none. */
+  scope: { default: 'same_hostname' },
 } as const;
 
 export const BrowserControls = z
@@ -27,12 +31,39 @@ export type BrowserControls = z.infer<typeof BrowserControls>;
 
 export const CrawlRequest = z
   .strictObject({
-    urls: z.array(HttpUrl).min(CRAWL_LIMITS.seeds.min).max(CRAWL_LIMITS.seeds.max),
-    max_depth: z.int().min(CRAWL_LIMITS.max_depth.min).max(CRAWL_LIMITS.max_depth.max).optional(),
-    max_pages: z.int().min(CRAWL_LIMITS.max_pages.min).max(CRAWL_LIMITS.max_pages.max).optional(),
-    scope: CrawlScope.optional(),
+    urls: z
+      .array(HttpUrl)
+      .min(CRAWL_LIMITS.seeds.min)
+      .max(CRAWL_LIMITS.seeds.max)
+      .meta({ description: 'The seeds: no two equal once normalized, and no more of them than max_pages.' }),
+    // Defaults stated for the OpenAPI document (the crawl plan applies them, crawler/src/api/plan.ts).
+    max_depth: z
+      .int()
+      .min(CRAWL_LIMITS.max_depth.min)
+      .max(CRAWL_LIMITS.max_depth.max)
+      .optional()
+      .meta({ default: CRAWL_LIMITS.max_depth.default, description: 'Link hops from a seed (seeds are depth 0).' }),
+    max_pages: z
+      .int()
+      .min(CRAWL_LIMITS.max_pages.min)
+      .max(CRAWL_LIMITS.max_pages.max)
+      .optional()
+      .meta({ default: CRAWL_LIMITS.max_pages.default, description: 'Pages admitted to the crawl, seeds included; at least the number of seeds.' }),
+    scope: CrawlScope.optional().meta({ default: CRAWL_LIMITS.scope.default, description: 'Which links are followed; each seed anchors its own scope.' }),
     browser: BrowserControls.optional(),
     extraction: Extraction.optional(),
+    include_paths: PathPatterns.optional().meta({
+      description: 'Follow only links whose path matches one of these patterns (seeds are always crawled). Default: every path.',
+    }),
+    exclude_paths: PathPatterns.optional().meta({ description: 'Never follow links whose path matches one of these patterns (wins over include_paths).' }),
+    sitemap: z
+      .enum(['include', 'only', 'skip'])
+      .optional()
+      .meta({
+        description:
+          'skip (default): links only. include: also the pages the seeds’ sitemaps list (robots.txt Sitemap: lines and /sitemap.xml, indexes and gzip followed). only: the seeds and their sitemaps’ pages, no links followed. Sitemap pages are one hop from their seed; scope, path filters and max_pages apply.',
+      }),
+    webhook: WebhookRequest.optional(),
   })
   .meta({ id: 'CrawlRequest' });
 export type CrawlRequest = z.infer<typeof CrawlRequest>;
@@ -55,6 +86,10 @@ export const CrawlJob = z
       max_pages: z.int(),
       browser: BrowserControls.nullable(),
       extraction: Extraction.nullable(),
+      include_paths: z.array(z.string()),
+      exclude_paths: z.array(z.string()),
+      sitemap: z.enum(['include', 'only', 'skip']),
+      webhook: WebhookView.nullable(),
     }),
     progress: z
       .strictObject({
@@ -76,6 +111,7 @@ export const CrawlJob = z
     diagnostics: z.strictObject({
       block_reasons: z.record(z.string(), Count).meta({ description: 'Blocked and failed pages per reason.' }),
       retry: z.strictObject({ categories: z.record(z.string(), Count) }),
+      webhooks: WebhookDiagnostics.optional().meta({ description: 'Present when the crawl has a webhook: its deliveries, counted.' }),
     }),
   })
   .meta({ id: 'CrawlJob' });

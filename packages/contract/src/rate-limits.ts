@@ -7,7 +7,7 @@ export const RATE_LIMIT_CLASSES = {
   browser_scrape: { description: 'POST /v1/browser-scrape' },
   crawl_create: { description: 'POST /v1/crawl' },
   trends_create: { description: 'POST /v1/search-trends/related-queries' },
-  reads: { description: 'every other authenticated /v1 route: reads, crawl pause/resume, artifact downloads' },
+  reads: { description: 'every other authenticated /v1 route: reads, crawl pause/resume/cancel, events, exports, artifact downloads' },
 } as const satisfies Record<string, { description: string }>;
 
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
@@ -29,6 +29,9 @@ export const V1_ROUTE_RATE_CLASSES = {
   'GET /v1/crawl/:crawl_id/items': 'reads',
   'POST /v1/crawl/:crawl_id/pause': 'reads',
   'POST /v1/crawl/:crawl_id/resume': 'reads',
+  'DELETE /v1/crawl/:crawl_id': 'reads',
+  'GET /v1/crawl/:crawl_id/items.jsonl': 'reads',
+  'GET /v1/crawl/:crawl_id/events': 'reads',
   'POST /v1/search-trends/related-queries': 'trends_create',
   'GET /v1/search-trends/jobs/:job_id': 'reads',
   'GET /v1/runs/:run_id': 'reads',

@@ -23,6 +23,12 @@ const MAX_HOURLY_SPAN_MS = 7 * 24 * 3600 * 1000;
 const DAILY = /^(\d{4}-\d{2}-\d{2}) (\d{4}-\d{2}-\d{2})$/;
 const HOURLY = /^(\d{4}-\d{2}-\d{2})T(\d{2}) (\d{4}-\d{2}-\d{2})T(\d{2})$/;
 
+/**
+ * The grammar as one JSON Schema pattern, for the OpenAPI document (the checks of real dates and spans stay in
+ * timeframeProblem): every relative timeframe, or a daily or hourly range.
+ */
+export const TRENDS_TIMEFRAME_PATTERN = `^(?:${[...TRENDS_RELATIVE_TIMEFRAMES, DAILY.source.slice(1, -1), HOURLY.source.slice(1, -1)].join('|')})$`;
+
 /** Epoch ms of a real calendar day (rejects 2021-02-30), or null. */
 function dayMs(ymd: string): number | null {
   const [y, m, d] = ymd.split('-').map(Number);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
 import { TRENDS_CATEGORY_IDS } from './trends-categories.ts';
-import { timeframeProblem } from './trends-timeframe.ts';
+import { timeframeProblem, TRENDS_TIMEFRAME_PATTERN } from './trends-timeframe.ts';
 
 export { TRENDS_CATEGORY_IDS } from './trends-categories.ts';
 export { timeframeProblem, TRENDS_FIRST_DAY, TRENDS_RELATIVE_TIMEFRAMES } from './trends-timeframe.ts';
@@ -36,7 +36,13 @@ export const TrendsGrain = z
         else if (v.trim() === '') ctx.addIssue({ code: 'custom', message: 'must not be blank' });
         else if (CONTROL.test(v)) ctx.addIssue({ code: 'custom', message: 'must not contain control characters' });
       })
-      .meta({ description: `Search term, 1 to ${TRENDS_KEYWORD_MAX} characters.` }),
+      // The same rule as JSON Schema for the OpenAPI document: 1-100 characters (code points), not blank, no controls.
+      .meta({
+        description: `Search term, 1 to ${TRENDS_KEYWORD_MAX} characters, not blank, no control characters.`,
+        minLength: 1,
+        maxLength: TRENDS_KEYWORD_MAX,
+        pattern: '^[^\\p{Cc}]*[^\\s\\p{Cc}][^\\p{Cc}]*$',
+      }),
     geo: z
       .string()
       .regex(/^(?:[A-Z]{2}(?:-[A-Z0-9]{1,3})?)?$/, 'must be "" (worldwide), a country code such as US or a subdivision code such as US-CA')
@@ -50,12 +56,13 @@ export const TrendsGrain = z
       })
       .meta({
         description:
-          'now 1-H, now 4-H, now 1-d, now 7-d, today 1-m, today 3-m, today 12-m, today 5-y, all, "YYYY-MM-DD YYYY-MM-DD" (from 2004-01-01) or "YYYY-MM-DDTHH YYYY-MM-DDTHH" (UTC hours, at most 7 days).',
+          'now 1-H, now 4-H, now 1-d, now 7-d, today 1-m, today 3-m, today 12-m, today 5-y, all, "YYYY-MM-DD YYYY-MM-DD" (from 2004-01-01) or "YYYY-MM-DDTHH YYYY-MM-DDTHH" (UTC hours, at most 7 days). Dates must be real, the end not before the start.',
+        pattern: TRENDS_TIMEFRAME_PATTERN,
       }),
     category: z
       .int()
       .refine((id) => CATEGORY_SET.has(id), { message: 'is not a Google Trends category id' })
-      .meta({ description: 'Google Trends category id; 0 is all categories.' }),
+      .meta({ description: "An id of Google Trends' category tree; 0 is all categories.", enum: [...TRENDS_CATEGORY_IDS] }),
     property: z
       .enum(TRENDS_PROPERTIES)
       .meta({ description: 'Search property: "" (web search), images, news, youtube or froogle (shopping).' }),

@@ -5,10 +5,14 @@ export {
   listItems,
   crawlRunSource,
   setCrawlPaused,
+  cancelTeamCrawl,
+  type CancelResult,
   type CrawlServices,
   type CreateCrawlResult,
 } from './api/crawl-service.ts';
 export { crawlJobView, itemView, type StoredItem } from './api/views.ts';
+export { openCrawlEvents, type CrawlStreamEvent, type EventStreamOptions, type EventStreamStart } from './api/events.ts';
+export { exportItems, EXPORT_BATCH, type ExportOptions, type ExportStart } from './api/export.ts';
 export {
   listCrawls,
   getCrawl,
@@ -27,3 +31,5 @@ export { parsePageRunId, pageRunId, itemId, encodeCursor, decodeCursor } from '.
 export { CrawlWorker, type CrawlWorkerDeps } from './worker/crawl-worker.ts';
 export { finalizeCrawl, type FinalizeDeps } from './worker/finalize.ts';
 export { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './worker/settings.ts';
+export { WebhookDispatcher, type DispatcherDeps, type WebhookSettings } from './webhooks/dispatcher.ts';
+export { jobView } from './api/crawl-service.ts';

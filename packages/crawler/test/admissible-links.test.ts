@@ -1,5 +1,5 @@
 import type { CrawlScope } from '@trawl/contract';
-import { compileScope, type FrontierRequest } from '@trawl/frontier';
+import { compilePathFilter, compileScope, type FrontierRequest } from '@trawl/frontier';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../src/api/plan.ts';
 import type { CrawlContext } from '../src/worker/crawl-context.ts';
@@ -8,7 +8,7 @@ import { admissibleLinks } from '../src/worker/page-task.ts';
 /** The context a worker builds for a crawl (crawl-context.ts): the plan and one compiled scope per seed. */
 function context(urls: string[], scope: CrawlScope, max_depth = 2): CrawlContext {
   const { plan } = buildPlan({ urls, scope, max_depth }, { crawl_id: 'crawl_x', run_id: 'run_x', team_id: 't' }, 'shadow', 0);
-  return { plan, rules: plan.seeds.map((s) => compileScope(s, scope)), submitted: new Set(), schemaKey: null };
+  return { plan, rules: plan.seeds.map((s) => compileScope(s, scope)), paths: compilePathFilter(), sitemaps: new Map(), submitted: new Set(), schemaKey: null };
 }
 
 const from = (url: string, seed = 0, depth = 0): FrontierRequest => ({ url, host: new URL(url).host, depth, seed, parent: null, attempt: 0 });

@@ -1,3 +1,4 @@
+import { MemoryWebhookOutbox } from '@trawl/webhooks';
 import { describe, expect, it } from 'vitest';
 import { SILENT_LOG } from '@trawl/contract';
 import {
@@ -33,7 +34,7 @@ const backends: [string, () => { store: Store; crawls: CrawlStore; directory: Sh
 describe.each(backends)('operator crawls: %s', (_name, make) => {
   let clock = Date.parse('2024-05-01T00:00:00Z');
   function services(): CrawlServices {
-    return { ...make(), billingMode: 'shadow', artifactRetentionS: 60, crawlRetentionMs: 60_000, now: () => clock, log: SILENT_LOG };
+    return { ...make(), billingMode: 'shadow', artifactRetentionS: 60, crawlRetentionMs: 60_000, now: () => clock, log: SILENT_LOG, webhooks: new MemoryWebhookOutbox() };
   }
   async function crawlFor(svc: CrawlServices, teamId: string, urls: string[]) {
     clock += 1_000;
@@ -123,7 +124,7 @@ describe.each(backends)('operator crawls: %s', (_name, make) => {
       ok: true,
       crawl: {
         status: 'failed',
-        failure: { code: 'cancelled', message: 'the crawl was cancelled by an operator' },
+        failure: { code: 'cancelled', message: 'the crawl was cancelled (by its team or an operator)' },
         progress: { pages_completed: 1, pages_queued: 0, pages_in_flight: 0, pages_dropped: 3 },
         finalized: true,
       },

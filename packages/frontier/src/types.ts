@@ -6,6 +6,7 @@ import type {
   IndexEntry,
   PageFailureKind,
   PageFailureReason,
+  WebhookEvent,
 } from '@trawl/contract';
 
 /** Everything a crawl is, fixed at creation (validated and normalized before quota is reserved). */
@@ -22,6 +23,13 @@ export interface CrawlPlan {
   billing_mode: 'shadow' | 'enforce';
   browser?: BrowserControls;
   extraction?: Extraction;
+  /** Path patterns links must match / must not match (contract's path-pattern.ts); absent = none. */
+  include_paths?: string[];
+  exclude_paths?: string[];
+  /** Pages from the seeds' sitemaps too (`include`), or only those and the seeds (`only`); absent = skip. */
+  sitemap?: 'include' | 'only';
+  /** Where the crawl's events go (its secret lives only in the webhook outbox). */
+  webhook?: { url: string; events: WebhookEvent[]; payload: 'full' | 'thin' };
 }
 
 /** One URL waiting in, or leased from, the frontier. */
@@ -53,7 +61,7 @@ export const CRAWL_FAILURES = {
   no_pages_delivered: { status: 'failed', message: 'no page of the crawl could be delivered' },
   crawl_timeout: { status: 'expired', message: 'the crawl ran longer than the allowed time' },
   budget_exhausted: { status: 'budget_exhausted', message: 'the team ran out of credit' },
-  cancelled: { status: 'failed', message: 'the crawl was cancelled by an operator' },
+  cancelled: { status: 'failed', message: 'the crawl was cancelled (by its team or an operator)' },
 } as const satisfies Record<string, { status: CrawlStatus; message: string }>;
 export type CrawlFailureCode = keyof typeof CRAWL_FAILURES;
 

@@ -6,6 +6,7 @@ export {
   recordRequest,
   recordStoreUnavailable,
   recordTrendsCall,
+  recordWebhookAttempt,
   registerGaugeSource,
   type GaugeSample,
 } from './prometheus.ts';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { BLOCK_REASON_NAMES } from '@trawl/contract';
+import { BLOCK_REASON_NAMES, WEBHOOK_EVENTS, WEBHOOK_FAILURE_NAMES } from '@trawl/contract';
 
 /**
  * The process's Prometheus metrics: the only module importing prom-client. Every label value comes from a fixed
@@ -20,6 +20,9 @@ const TRENDS_OUTCOMES = new Set([
   'ok', 'rate_limited', 'blocked', 'unavailable', 'timeout', 'unreachable', 'refused', 'token_rejected', 'rejected', 'protocol', 'error',
 ]);
 const STORE_SOURCES = new Set(['request', 'connection', 'background']);
+const WEBHOOK_EVENT_NAMES = new Set<string>(WEBHOOK_EVENTS);
+const WEBHOOK_OUTCOMES = new Set(['delivered', 'retry', 'failed']);
+const WEBHOOK_REASONS = new Set<string>(['none', ...WEBHOOK_FAILURE_NAMES]);
 /** A /v1 route pattern as fastify names it (`/v1/runs/:run_id`): path segments and `:params`, nothing else. */
 const ROUTE_PATTERN = /^\/v1(\/(:?[a-z_-]+|[a-z_-]+:[a-z_-]+))*$/;
 
@@ -62,6 +65,27 @@ const storeErrors = new Counter({
   labelNames: ['source'] as const,
   registers: [registry],
 });
+
+const webhookAttempts = new Counter({
+  name: 'trawl_webhook_attempts_total',
+  help: 'Crawl webhook delivery attempts by event, outcome (delivered, retry, failed = given up) and failure reason',
+  labelNames: ['event', 'outcome', 'reason'] as const,
+  registers: [registry],
+});
+const webhookSeconds = new Histogram({
+  name: 'trawl_webhook_attempt_duration_seconds',
+  help: 'Time from sending a crawl webhook delivery to its answer (or failure), by outcome',
+  labelNames: ['outcome'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
+/** One crawl webhook delivery attempt: its event, what came of it and why it failed (`null` when delivered). */
+export function recordWebhookAttempt(event: string, outcome: string, reason: string | null, seconds: number): void {
+  const o = pick(WEBHOOK_OUTCOMES, outcome);
+  webhookAttempts.inc({ event: pick(WEBHOOK_EVENT_NAMES, event), outcome: o, reason: pick(WEBHOOK_REASONS, reason ?? 'none') });
+  webhookSeconds.observe({ outcome: o }, seconds);
+}
 
 /** Records one answered /v1 request. `route` is the route pattern (never the raw URL); unmatched paths are `unmatched`. */
 export function recordRequest(route: string | undefined, method: string, status: number, seconds: number): void {

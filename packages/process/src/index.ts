@@ -1,5 +1,6 @@
 import type { TrawlConfig } from '@trawl/config';
-import { CrawlWorker, type WorkerSettings } from '@trawl/crawler';
+import { CrawlWorker, WebhookDispatcher, type WebhookSettings, type WorkerSettings } from '@trawl/crawler';
+import { DiskWebhookOutbox, MemoryWebhookOutbox, RedisWebhookOutbox, sendWebhook, type SendResult, type WebhookOutbox, type WebhookRequestOut } from '@trawl/webhooks';
 import { createBrowserPool, type BrowserPool } from '@trawl/browser';
 import { createLightEngine, type LightEngine } from '@trawl/light-engine';
 import {
@@ -38,6 +39,12 @@ export interface Runtime {
   /** Parsing and Markdown, off the event loop when threads are configured. */
   content: ContentProcessor;
   redis: RedisConnection | null;
+  /** Crawl webhooks waiting to be delivered (the mode's store). */
+  webhooks: WebhookOutbox;
+  /** POSTs one webhook delivery through the process's SSRF guard (direct, never the proxy). */
+  sendWebhook(req: WebhookRequestOut): Promise<SendResult>;
+  /** Delivers webhooks where crawl workers run (started by startWorkers), stopped before the rest at close. */
+  dispatcher: WebhookDispatcher | null;
   /** Search-trends jobs and the upstream rate limiter (in memory, or in Redis shared by the cluster). */
   trends: TrendsBackends;
   now: () => number;
@@ -73,21 +80,25 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   let crawls: CrawlStore;
   let directory: ShardDirectory;
   let kv: Kv | null = null;
+  let webhooks: WebhookOutbox;
   if (config.REDIS_URL) {
     redis = await connectRedis(config.REDIS_URL, opts.name ?? 'trawl', config.TRAWL_REDIS_STARTUP_TIMEOUT_MS);
     store = new RedisStore(redis, config.REDIS_PREFIX, now);
     crawls = new RedisCrawlStore(redis, config.REDIS_PREFIX);
     directory = new RedisShardDirectory(redis, config.REDIS_PREFIX, config.TRAWL_SHARD_TTL_MS * 2);
+    webhooks = new RedisWebhookOutbox(redis, config.REDIS_PREFIX);
   } else if (config.TRAWL_DATA_DIR !== IN_MEMORY) {
     // One process owns the directory (openKv refuses a second, naming the holder); every backend shares the Kv.
     kv = openKv({ dir: config.TRAWL_DATA_DIR, now });
     store = new DiskStore(kv, '', now);
     crawls = new DiskCrawlStore(kv, '', now);
     directory = new DiskShardDirectory(kv, '', config.TRAWL_SHARD_TTL_MS * 2, now);
+    webhooks = new DiskWebhookOutbox(kv, '');
   } else {
     store = new MemoryStore(now);
     crawls = new MemoryCrawlStore();
     directory = new MemoryShardDirectory(now, config.TRAWL_SHARD_TTL_MS * 2);
+    webhooks = new MemoryWebhookOutbox(now);
   }
   const trends = createTrendsBackends(
     redis,
@@ -113,7 +124,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
       throw metricsListenFailure(err, config);
     }
   }
-  return {
+  const rt: Runtime = {
     config,
     store,
     crawls,
@@ -122,12 +133,16 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     browser,
     content,
     redis,
+    webhooks,
+    sendWebhook: (req) => sendWebhook(guard, req),
+    dispatcher: null,
     trends,
     now,
     space,
     metrics,
     log,
     async close() {
+      await rt.dispatcher?.stop();
       stopGauges();
       await metrics?.close();
       await light.close();
@@ -140,6 +155,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
       await kv?.close();
     },
   };
+  return rt;
 }
 
 /**
@@ -182,9 +198,34 @@ export function workerSettings(config: TrawlConfig): Partial<WorkerSettings> {
   };
 }
 
-/** Starts `count` crawl workers on a runtime. */
+export function webhookSettings(config: TrawlConfig): WebhookSettings {
+  return {
+    concurrency: config.TRAWL_WEBHOOK_CONCURRENCY,
+    timeoutMs: config.TRAWL_WEBHOOK_TIMEOUT_MS,
+    retry: { maxAttempts: config.TRAWL_WEBHOOK_MAX_ATTEMPTS, backoffMs: config.TRAWL_WEBHOOK_BACKOFF_MS, maxBackoffMs: config.TRAWL_WEBHOOK_BACKOFF_MAX_MS },
+    pollMs: 250,
+    sweepMs: 1_000,
+  };
+}
+
+/** Starts `count` crawl workers on a runtime, and (with any) the process's webhook dispatcher. */
 export function startWorkers(rt: Runtime, count: number, onError?: (err: unknown) => void): CrawlWorker[] {
   const workers: CrawlWorker[] = [];
+  if (count > 0 && !rt.dispatcher) {
+    rt.dispatcher = new WebhookDispatcher({
+      outbox: rt.webhooks,
+      crawls: rt.crawls,
+      send: rt.sendWebhook,
+      settings: webhookSettings(rt.config),
+      artifactRetentionS: rt.config.TRAWL_ARTIFACT_RETENTION_S,
+      keepMs: crawlRetentionMs(rt.config),
+      now: rt.now,
+      log: rt.log,
+      onError: onError ?? ((err) => rt.log.error({ err }, 'webhook dispatcher error')),
+    });
+    rt.dispatcher.start();
+  }
+  const dispatcher = rt.dispatcher;
   for (let i = 0; i < count; i++) {
     const w = new CrawlWorker({
       store: rt.store,
@@ -196,6 +237,7 @@ export function startWorkers(rt: Runtime, count: number, onError?: (err: unknown
       settings: workerSettings(rt.config),
       onError,
       log: rt.log,
+      onCrawlEvent: dispatcher ? (crawlId) => dispatcher.poke(crawlId) : undefined,
     });
     w.start();
     workers.push(w);

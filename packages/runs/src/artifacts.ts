@@ -1,11 +1,11 @@
-import type { Artifact } from '@trawl/contract';
+import { ARTIFACT_CONTENT_TYPES, type Artifact } from '@trawl/contract';
 import type { PageArtifact, ScrapedPage } from '@trawl/scrape';
 import type { RunRecord, Store } from '@trawl/store';
 
 /** The content artifacts every delivered page has (html only when the page has HTML), with their exact types. */
 export const CONTENT_ARTIFACTS = {
-  markdown: 'text/markdown; charset=utf-8',
-  html: 'text/html; charset=utf-8',
+  markdown: ARTIFACT_CONTENT_TYPES.markdown,
+  html: ARTIFACT_CONTENT_TYPES.html,
 } as const;
 export type ContentArtifactKey = keyof typeof CONTENT_ARTIFACTS;
 

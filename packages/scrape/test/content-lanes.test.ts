@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CONTENT_LIMITS, UnsupportedContentTypeError } from '@trawl/content';
 import { laneContentProcessor } from '../src/content-lanes.ts';
@@ -13,6 +13,9 @@ const input = (body: Buffer, deadline?: number) => ({ body, contentType: 'text/h
 
 describe('content lanes', () => {
   const pool = laneContentProcessor({ threads: 1, slowThreads: 1, slowBytes: 1_000_000, limits: UNBOUNDED, threadHeapMb: 512 });
+  // Both lanes' threads booted before anything is timed (a boot takes seconds on a busy machine; the slow lane
+  // starts with its first large page).
+  beforeAll(() => Promise.all([pool.normalize(input(ordinary(0))), pool.normalize(input(Buffer.concat([ordinary(0), Buffer.alloc(1_000_000, ' ')])))]));
   afterAll(() => pool.close());
 
   it('stops a page at its deadline, and ordinary pages keep flowing meanwhile', async () => {

@@ -170,6 +170,17 @@ for(;;){var x=await rd.read();if(x.done)break;buf+=dec.decode(x.value,{stream:tr
     ),
   }),
   page({
+    name: 'stream-slow',
+    draws: 'a heading; one streamed response, four chunks 1.1 s apart (older than a poll by the last one)',
+    html: chrome(
+      'Harbour log stream-slow',
+      `<main><h1>Harbour live log</h1><article id="log"></article></main>
+<script>fetch('/matrix-stream/stream-slow?gap=1100').then(async function(r){var rd=r.body.getReader(),dec=new TextDecoder(),buf='';
+var art=document.getElementById('log');
+for(;;){var x=await rd.read();if(x.done)break;buf+=dec.decode(x.value,{stream:true});var k;while((k=buf.indexOf('\\n'))>=0){art.insertAdjacentHTML('beforeend',buf.slice(0,k));buf=buf.slice(k+1);}}});</script>`,
+    ),
+  }),
+  page({
     name: 'lazy-io',
     draws: 'intro by script; three sections far below the fold, fetched when scrolled into view (IntersectionObserver)',
     html: shell(
@@ -276,6 +287,40 @@ var f=document.createElement('span');document.body.appendChild(f);var n=0;(funct
 fetch('/matrix-hold').catch(function(){});var es=new EventSource('/matrix-sse');es.onmessage=function(){};`,
     ),
   }),
+  thinPage('thin-timer', 1500, '<h1>Harbour news</h1>', 'a heading at load; the article by a 1.5 s timer into a plain div'),
+  thinPage(
+    'menu-timer',
+    1200,
+    '<div class="topbar">Harbour · Tides · Berths · Notices · Contact</div>',
+    'a menu of plain divs at load; the article by a 1.2 s timer',
+  ),
+  thinPage(
+    'cookie-timer',
+    1300,
+    '<div class="cookie-banner">We use cookies to remember your settings and to count visits. By continuing to browse the harbour pages you agree to this; you can change your mind at any time in the privacy settings linked at the foot of every page. <button>Accept</button></div>',
+    'a long cookie note at load; the article by a 1.3 s timer',
+  ),
+  page({
+    name: 'meta-refresh',
+    draws: 'a "moved" note whose meta refresh (1 s) leads to the article',
+    html: chrome('Harbour log meta-refresh', '<p>This page has moved.</p>', '<meta http-equiv="refresh" content="1; url=/matrix-refreshed/meta-refresh">'),
+  }),
 ];
+
+/**
+ * Pages whose few words are there from the start (a heading, a menu of plain divs, a cookie note) while the article
+ * arrives later by a timer: thin content is not the content. Found on pages outside the matrix (issue 10).
+ */
+function thinPage(name: string, ms: number, before: string, draws: string): MatrixPage {
+  return page({
+    name,
+    draws,
+    html: chrome(
+      `Harbour log ${name}`,
+      `${before}<div class="story"></div>
+<script>setTimeout(function(){document.querySelector('.story').innerHTML=atob(${encoded(name, 4)});}, ${ms});</script>`,
+    ),
+  });
+}
 
 export const matrixPage = (name: string): MatrixPage | undefined => MATRIX.find((p) => p.name === name);

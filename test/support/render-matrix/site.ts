@@ -7,9 +7,10 @@ import { articleHtml, chrome, partHtml } from './text.ts';
  * The render-fidelity matrix site on 127.0.0.1 (any Host). Routes:
  *   /matrix/                 an index linking every page (a crawl seed)
  *   /matrix/<name>           a page of pages.ts
+ *   /matrix-refreshed/<name>  the page's whole article, served (where a meta refresh leads)
  *   /matrix-data/<name>?from=&parts=&delay=&bare=1   JSON {html}: the page's parts from..from+parts-1, after delay
  *                            ms (bare: paragraphs only; else an article with its heading)
- *   /matrix-stream/<name>    the page's four parts, one line each, 250 ms apart, in one chunked response
+ *   /matrix-stream/<name>?gap=   the page's four parts, one line each, gap ms apart (250), in one chunked response
  *   /matrix-poll             JSON at once (a polled status)
  *   /matrix-hold             never answers (a long poll)
  *   /matrix-sse             an event stream that sends a message every 500 ms and never ends
@@ -47,6 +48,9 @@ export async function startMatrixSite(): Promise<MatrixSite> {
       const p = matrixPage(m[1]);
       return p ? send(res, 200, HTML, p.html) : send(res, 404, HTML, chrome('Not found', '<p>No such page.</p>'));
     }
+    if ((m = path.match(/^\/matrix-refreshed\/([a-z0-9-]+)$/))) {
+      return send(res, 200, HTML, chrome(`Harbour log ${m[1]}`, `<main>${articleHtml(m[1], 4)}</main>`));
+    }
     if ((m = path.match(/^\/matrix-data\/([a-z0-9-]+)$/))) {
       const name = m[1];
       const from = clamp(url.searchParams.get('from'), 1, 100, 1);
@@ -61,13 +65,14 @@ export async function startMatrixSite(): Promise<MatrixSite> {
     }
     if ((m = path.match(/^\/matrix-stream\/([a-z0-9-]+)$/))) {
       const name = m[1];
+      const gap = clamp(url.searchParams.get('gap'), 0, 5_000, 250);
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       let part = 1;
       const tick = () => {
         if (res.destroyed) return;
         res.write(`${partHtml(name, part)}\n`);
         if (++part > 4) return void res.end();
-        later(250, tick);
+        later(gap, tick);
       };
       tick();
       return;

@@ -30,7 +30,8 @@ export const trendsCommand: CommandSpec = {
       keyword,
       geo: String(o.geo),
       timeframe: String(o.timeframe),
-      category: Number(o.category),
+      // Any id reaches the server, which checks it against the category tree (400 validation_error naming it).
+      category: Number(o.category) as TrendsRequest['category'],
       property: String(o.property) as TrendsRequest['property'],
       hl: String(o.hl),
       tz: Number(o.tz),

@@ -1,12 +1,11 @@
-import type { CrawlJob } from '@trawl/client';
 import { createProgressBar } from '../progress-bar.ts';
-import { CrawlMeter, progressLine, type CrawlStats } from './progress.ts';
+import { CrawlMeter, progressLine, type CrawlStats, type CrawlView } from './progress.ts';
 
 /** Progress of a followed crawl on stderr: a live bar on a terminal, plain lines elsewhere. */
 export interface CrawlDisplay {
-  update(job: CrawlJob): void;
-  /** The figures for `job` without drawing anything. */
-  stats(job: CrawlJob): CrawlStats;
+  update(view: CrawlView): void;
+  /** The figures for `view` without drawing anything. */
+  stats(view: CrawlView): CrawlStats;
   /** The bar stops where it is (before a message, a question or the end). */
   stop(): void;
 }
@@ -19,22 +18,22 @@ export function crawlDisplay(stream: NodeJS.WriteStream, now: () => number = Dat
   if (stream.isTTY) {
     const bar = createProgressBar(stream);
     return {
-      update: (job) => bar.update(meter.stats(job)),
-      stats: (job) => meter.stats(job),
+      update: (view) => bar.update(meter.stats(view)),
+      stats: (view) => meter.stats(view),
       stop: () => bar.stop(),
     };
   }
   let last: { at: number; status: string } | null = null;
   return {
-    update(job) {
-      const s = meter.stats(job);
+    update(view) {
+      const s = meter.stats(view);
       const at = now();
       if (!last || last.status !== s.status || at - last.at >= PLAIN_EVERY_MS) {
         stream.write(`${progressLine(s)}\n`);
         last = { at, status: s.status };
       }
     },
-    stats: (job) => meter.stats(job),
+    stats: (view) => meter.stats(view),
     stop() {},
   };
 }

@@ -1,18 +1,18 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { CrawlJob, TrawlClient } from '@trawl/client';
 import type { CommandContext } from '../command-spec.ts';
 import { exitCode } from '../exit-codes.ts';
 import { safeJson, safeText, type LineSink } from '../output.ts';
 import { crawlDisplay } from './display.ts';
 import { askYesNo, watchInterrupts } from './interrupt.ts';
-import { formatDuration, TERMINAL_STATUSES } from './progress.ts';
+import { formatDuration, TERMINAL_STATUSES, type CrawlView } from './progress.ts';
 
 const POLL_MS = 500;
 
 const again = (id: string) => `trawl resume ${id}`;
 
 /**
- * Follows a crawl until it ends: its status drives the progress display on stderr while every item is written
+ * Follows a crawl until it ends: its live events (GET /v1/crawl/{id}/events: counters, pages/s, ETA, status, end;
+ * reconnected by the client with Last-Event-ID) drive the progress display on stderr while every item is written
  * once, as one JSON line, to `out` (following the items cursor during the crawl and to its end). Ctrl-C stops
  * following: on a terminal it asks whether to pause the crawl, elsewhere it leaves it running (exit 130).
  */
@@ -22,14 +22,19 @@ export async function followCrawl(ctx: CommandContext, client: TrawlClient, craw
   const abort = new AbortController();
   const interrupts = watchInterrupts(exitCode('interrupted'));
   let written = 0;
-  let last = crawl;
+  const view: CrawlView = { id, status: crawl.status, progress: crawl.progress, rate: null, etaS: null };
 
   const statusLoop = async () => {
-    for (;;) {
-      display.update(last);
-      if (TERMINAL_STATUSES.has(last.status)) return;
-      await delay(POLL_MS, undefined, { signal: abort.signal });
-      last = await client.getCrawl(id, { signal: abort.signal });
+    display.update(view);
+    if (TERMINAL_STATUSES.has(view.status)) return;
+    for await (const e of client.crawlEvents(id, { signal: abort.signal })) {
+      view.status = e.data.status;
+      if (e.event !== 'status') view.progress = e.data.progress;
+      if (e.event === 'progress') {
+        view.rate = e.data.pages_per_second;
+        view.etaS = e.data.eta_s;
+      }
+      display.update(view);
     }
   };
   const itemsLoop = async () => {
@@ -62,7 +67,9 @@ export async function followCrawl(ctx: CommandContext, client: TrawlClient, craw
 
   display.stop();
   await out.close();
-  const s = display.stats(last);
+  // The summary reads the crawl once more: its failure, and counters that include the end.
+  const last = await client.getCrawl(id);
+  const s = display.stats({ ...view, status: last.status, progress: last.progress });
   ctx.stderr.write(
     `${id} ${last.status}: ${s.delivered} delivered, ${s.failed} failed of ${s.admitted} admitted in ${formatDuration(s.elapsedS)}; ${written} items written to ${out.name}\n`,
   );

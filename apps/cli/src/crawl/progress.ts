@@ -1,6 +1,6 @@
 import type { CrawlJob } from '@trawl/client';
 
-/** What the progress display shows of a crawl status: counters, speed and a rough ETA. */
+/** What the progress display shows of a crawl: counters, speed and ETA as the API's event stream reports them. */
 export interface CrawlStats {
   id: string;
   status: CrawlJob['status'];
@@ -9,39 +9,45 @@ export interface CrawlStats {
   failed: number;
   /** Pages that reached an end: delivered, failed, blocked or dropped. */
   done: number;
-  /** Pages per second since following began; null until there is something to measure. */
+  /** Pages per second (the server's, over its last 10 s); null until measurable. */
   rate: number | null;
-  /** Seconds until every page admitted so far is done, at the current rate; null when unknown. */
+  /** Seconds left (the server's, once max_pages bounds the crawl); 0 once nothing is left; null when unknown. */
   etaS: number | null;
   elapsedS: number;
 }
 
+/** The latest state of a followed crawl, fed by its status and its events (GET /v1/crawl/{id}/events). */
+export interface CrawlView {
+  id: string;
+  status: CrawlJob['status'];
+  progress: CrawlJob['progress'];
+  rate: number | null;
+  etaS: number | null;
+}
+
 export const TERMINAL_STATUSES: ReadonlySet<CrawlJob['status']> = new Set(['completed', 'failed', 'budget_exhausted', 'expired']);
 
-/** Measures speed from the first status it sees (a resumed crawl's earlier pages do not count). */
+/** The display's figures from a view; elapsed time counts from the first view (following began). */
 export class CrawlMeter {
-  private first: { at: number; done: number } | null = null;
+  private first: number | null = null;
   constructor(private readonly now: () => number = Date.now) {}
 
-  stats(job: CrawlJob): CrawlStats {
-    const p = job.progress;
+  stats(v: CrawlView): CrawlStats {
+    const p = v.progress;
     const done = p.pages_completed + p.pages_failed + p.pages_blocked + p.pages_dropped;
     const at = this.now();
-    this.first ??= { at, done };
-    const elapsedS = (at - this.first.at) / 1000;
-    const progressed = done - this.first.done;
-    const rate = elapsedS >= 1 && progressed > 0 ? progressed / elapsedS : null;
-    const remaining = Math.max(0, p.pages_discovered - done);
+    this.first ??= at;
+    const ended = TERMINAL_STATUSES.has(v.status);
     return {
-      id: job.id,
-      status: job.status,
+      id: v.id,
+      status: v.status,
       delivered: p.pages_completed,
       admitted: p.pages_discovered,
       failed: p.pages_failed + p.pages_blocked,
       done,
-      rate,
-      etaS: remaining === 0 ? 0 : rate ? remaining / rate : null,
-      elapsedS,
+      rate: v.rate,
+      etaS: ended || done >= p.pages_discovered && p.pages_discovered >= p.max_pages ? 0 : v.etaS,
+      elapsedS: (at - this.first) / 1000,
     };
   }
 }

@@ -12,6 +12,8 @@ function typeLabel(s: Json | undefined): string {
   if (!s) return 'any';
   if (s.$ref) return `[${refName(s.$ref)}](#${refName(s.$ref).toLowerCase()})`;
   if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
+  // A long list (the 1,133 trends categories) is named by its size: the JSON document holds every value.
+  if (Array.isArray(s.enum) && s.enum.length > 20) return `one of ${s.enum.length} listed values (see the JSON document)`;
   if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => `\`${JSON.stringify(v)}\``).join(' \\| ');
   for (const k of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(s[k])) return s[k].map((x: Json) => typeLabel(x)).join(' or ');
@@ -61,6 +63,7 @@ export function openApiToMarkdown(doc: Json): string {
     for (const [method, op] of Object.entries(item)) {
       out.push(`## ${method.toUpperCase()} ${path}`, '');
       if (op.operationId) out.push(`Operation \`${op.operationId}\`. ${op.summary ?? ''}`, '');
+      if (op.description) out.push(op.description, '');
       const params = (op.parameters ?? []) as Json[];
       if (params.length) {
         out.push('| Parameter | In | Type | Required | Notes |', '|---|---|---|---|---|');
@@ -73,8 +76,9 @@ export function openApiToMarkdown(doc: Json): string {
       if (body) out.push(`Request body (application/json): ${typeLabel(body)}`, '');
       out.push('| Status | Body | Codes |', '|---|---|---|');
       for (const [status, r] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
-        const content = Object.entries((r.content ?? {}) as Record<string, Json>)[0];
-        const schema = content ? `${content[0]}: ${typeLabel(content[1].schema)}` : '';
+        const schema = Object.entries((r.content ?? {}) as Record<string, Json>)
+          .map(([type, c]) => `${type}: ${typeLabel(c.schema)}`)
+          .join('; ');
         const codes = Number(status) >= 400 ? errorCodesFor(Number(status)).map((c) => `\`${c}\``).join(', ') : '';
         out.push(`| ${status} | ${esc(schema)} | ${codes} |`);
       }

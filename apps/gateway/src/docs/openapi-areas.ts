@@ -18,6 +18,30 @@ function refsIn(value: unknown, out: Set<string>): void {
   }
 }
 
+/** The component schemas `paths` reach, directly or through other components, in name order. */
+function reachedSchemas(paths: unknown, all: Record<string, unknown>): Json {
+  const reached = new Set<string>();
+  refsIn(paths, reached);
+  // Follow references between components until nothing new is reached.
+  for (let size = -1; size !== reached.size; ) {
+    size = reached.size;
+    for (const name of [...reached]) refsIn(all[name], reached);
+  }
+  const schemas: Json = {};
+  for (const name of [...reached].sort()) if (all[name]) schemas[name] = all[name];
+  return schemas;
+}
+
+/**
+ * `doc` with only the component schemas its operations use: the zod transform registers an input and an output
+ * variant of every named schema, and a document listing the unused half misleads readers and lint.
+ */
+export function pruneComponents(doc: Json): Json {
+  const components = (doc.components ?? {}) as Json;
+  const schemas = reachedSchemas(doc.paths ?? {}, (components.schemas ?? {}) as Record<string, unknown>);
+  return { ...doc, components: { ...components, schemas } };
+}
+
 /** The part of `doc` whose operations carry `area` as a tag, with only the component schemas they reach. */
 export function areaDocument(doc: Json, area: Area): Json {
   const paths: Json = {};
@@ -28,21 +52,7 @@ export function areaDocument(doc: Json, area: Area): Json {
     }
     if (Object.keys(kept).length > 0) paths[path] = kept;
   }
-  const all = ((doc.components as Json | undefined)?.schemas ?? {}) as Record<string, unknown>;
-  const reached = new Set<string>();
-  refsIn(paths, reached);
-  // Follow references between components until nothing new is reached.
-  for (let size = -1; size !== reached.size; ) {
-    size = reached.size;
-    for (const name of [...reached]) refsIn(all[name], reached);
-  }
-  const schemas: Json = {};
-  for (const name of [...reached].sort()) if (all[name]) schemas[name] = all[name];
   const info = doc.info as Json;
-  return {
-    ...doc,
-    info: { ...info, title: `${info.title as string}: ${area}` },
-    paths,
-    components: { ...(doc.components as Json), schemas },
-  };
+  const tags = ((doc.tags ?? []) as Json[]).filter((t) => t.name === area);
+  return pruneComponents({ ...doc, info: { ...info, title: `${info.title as string}: ${area}` }, tags, paths });
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** The ids kept from a caller (and the shape of every id this gateway makes): stated in the OpenAPI document. */
+export const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
  * Request ids: a caller's `x-request-id` is kept when it is a plain token (so traces join up), otherwise

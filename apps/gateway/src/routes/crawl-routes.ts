@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, type ErrorCode } from '@trawl/contract';
-import { createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
+import { cancelTeamCrawl, createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
 import { ApiError, quotaExceededError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
 import { idempotencyFor, refusal, withIdempotency } from '../idempotency.ts';
@@ -135,5 +135,27 @@ export function crawlRoutes(ctx: GatewayContext) {
         },
       );
     }
+
+    app.delete(
+      '/v1/crawl/:crawl_id',
+      {
+        config: { scope: 'crawl', rateClass: 'reads' },
+        schema: {
+          operationId: 'cancelCrawl',
+          tags: ['crawl'],
+          summary: 'Cancel a crawl: pending pages dropped, delivered items kept (failure.code cancelled); repeating it is safe',
+          security: BEARER_SECURITY,
+          params: CrawlParams,
+          response: responses({ 200: CrawlResponse }, [...readErrors, 'invalid_request']),
+        },
+      },
+      async (request) => {
+        const { crawl_id } = request.params;
+        const r = await cancelTeamCrawl(ctx.crawl, teamOf(request), crawl_id);
+        if (r.ok) return { crawl: r.crawl };
+        if (r.reason === 'not_found') throw notFound(crawl_id);
+        throw new ApiError('invalid_request', 'the crawl has already ended', { details: { crawl_id, status: r.crawl.status } });
+      },
+    );
   };
 }

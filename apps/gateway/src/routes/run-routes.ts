@@ -6,14 +6,17 @@ import { readArtifact, readRun } from '@trawl/runs';
 import { ApiError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
 import { teamOf } from '../plugins/auth.ts';
+import { artifactDownloadResponse } from '../docs/openapi-document.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, responses } from '../route-schema.ts';
 
 const RunParams = z.strictObject({ run_id: z.string().min(1).max(200) });
-const ArtifactParams = z.strictObject({ run_id: z.string().min(1).max(200), key: z.string().min(1).max(100) });
+const ArtifactParams = z.strictObject({
+  run_id: z.string().min(1).max(200),
+  key: z.string().min(1).max(100).meta({ description: 'The artifact key as listed: markdown, html, screenshot or har.' }),
+});
 const ArtifactQuery = z.strictObject({
   crawl_id: z.string().min(1).max(200).optional().meta({ description: 'Present on crawl page artifacts; keep it.' }),
 });
-const ArtifactBody = z.string().meta({ format: 'binary', description: 'The artifact bytes, with its content_type.' });
 
 /** Runs and their artifacts: HTTP mapping only; ownership, liveness and expiry are `@trawl/runs` run-access. */
 export function runRoutes(ctx: GatewayContext) {
@@ -53,7 +56,7 @@ export function runRoutes(ctx: GatewayContext) {
           params: ArtifactParams,
           querystring: ArtifactQuery,
           response: responses(
-            { 200: { description: 'The artifact', content: { 'application/octet-stream': { schema: ArtifactBody } } } },
+            { 200: artifactDownloadResponse() },
             [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'artifact_not_found', 'run_not_ready', 'artifact_expired'],
           ),
         },

@@ -11,6 +11,10 @@ import { adminProcedure, router } from '../trpc.ts';
 export function creditsArea({ store, now }: AdminDeps) {
   return router({
     grant: adminProcedure
+      .meta({
+        description: 'Grants credits: a ledger entry `admin_grant` of negative units.',
+        returns: '`{team_id, balance}`.',
+      })
       .input(z.strictObject({ team_id: teamIdInput, units: z.int().min(1).max(1_000_000_000) }))
       .mutation(async ({ input }) => {
         await requireTeam(store, input.team_id);
@@ -20,6 +24,10 @@ export function creditsArea({ store, now }: AdminDeps) {
       }),
     /** The balance and the ledger, newest entries first, a page at a time. */
     balance: adminProcedure
+      .meta({
+        description: 'The balance and the ledger, newest entries first (grants are negative units), a page at a time.',
+        returns: '`{team_id, balance, entries, next_cursor}`.',
+      })
       .input(z.strictObject({ team_id: teamIdInput, limit: pageInput.limit, cursor: z.string().regex(/^\d{1,15}$/).optional() }))
       .query(async ({ input }) => {
         await requireTeam(store, input.team_id);

@@ -16,6 +16,10 @@ export function keysArea({ store }: AdminDeps) {
   };
   return router({
     create: adminProcedure
+      .meta({
+        description: 'Creates an API key for the team (every scope unless `scopes` says otherwise). The secret is answered this once; the store keeps only its hash.',
+        returns: '`{key, secret}`.',
+      })
       .input(
         z.strictObject({
           team_id: teamIdInput,
@@ -28,19 +32,34 @@ export function keysArea({ store }: AdminDeps) {
         return store.createApiKey(input.team_id, { label: input.label, scopes: [...new Set(input.scopes)] });
       }),
     /** The team's keys, revoked ones too, oldest first: never a secret or its hash. */
-    list: adminProcedure.input(z.strictObject({ team_id: teamIdInput })).query(async ({ input }) => {
+    list: adminProcedure
+      .meta({
+        description: "The team's keys, revoked ones included, oldest first: never a secret or its hash.",
+        returns: '`{keys}`.',
+      })
+      .input(z.strictObject({ team_id: teamIdInput })).query(async ({ input }) => {
       await requireTeam(store, input.team_id);
       const keys = await store.listApiKeys(input.team_id);
       return { keys: keys.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)) };
     }),
     /** `revoked` is false when the key was already revoked (the call changes nothing). */
-    revoke: adminProcedure.input(keyRef).mutation(async ({ input }) => {
+    revoke: adminProcedure
+      .meta({
+        description: 'Revokes a key: refused from the next request on. `revoked: false` when it already was.',
+        returns: '`{revoked, key}`.',
+      })
+      .input(keyRef).mutation(async ({ input }) => {
       await requireKey(input.team_id, input.key_id);
       const revoked = await store.revokeApiKey(input.team_id, input.key_id);
       return { revoked, key: await requireKey(input.team_id, input.key_id) };
     }),
     /** A new secret for the same team, label and scopes; the old key is revoked at once. */
-    rotate: adminProcedure.input(keyRef).mutation(async ({ input }) => {
+    rotate: adminProcedure
+      .meta({
+        description: 'A new key with the same label and scopes; the old one is revoked at once (CONFLICT if it already was).',
+        returns: '`{key, secret, replaced_key_id}`: the new secret is answered this once.',
+      })
+      .input(keyRef).mutation(async ({ input }) => {
       const old = await requireKey(input.team_id, input.key_id);
       if (old.revoked_at) throw adminError('CONFLICT', 'the key is revoked');
       const next = await store.rotateApiKey(input.team_id, input.key_id);

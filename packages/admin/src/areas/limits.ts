@@ -21,6 +21,10 @@ export function limitsArea({ store, rateLimitDefaults }: AdminDeps) {
   return router({
     /** Requests in any 60 seconds for one class: 0 = unlimited, null = back to the default. */
     set: adminProcedure
+      .meta({
+        description: "Sets the team's own rate limit of one route class: requests in any 60 seconds, 0 = unlimited, null = back to the default.",
+        returns: 'As `limits.get`.',
+      })
       .input(
         z.strictObject({
           team_id: teamIdInput,
@@ -33,7 +37,12 @@ export function limitsArea({ store, rateLimitDefaults }: AdminDeps) {
         await store.setRateLimit(input.team_id, input.route_class, input.per_minute);
         return limitsOf(input.team_id);
       }),
-    get: adminProcedure.input(z.strictObject({ team_id: teamIdInput })).query(async ({ input }) => {
+    get: adminProcedure
+      .meta({
+        description: "The team's rate limit of every route class, with `source: override | default`.",
+        returns: '`{team_id, limits}`.',
+      })
+      .input(z.strictObject({ team_id: teamIdInput })).query(async ({ input }) => {
       await requireTeam(store, input.team_id);
       return limitsOf(input.team_id);
     }),

@@ -14,6 +14,10 @@ export function quotasArea({ store, now }: AdminDeps) {
   return router({
     /** 0 = nothing allowed, null = unlimited again; lowering below what was used refuses until the month turns. */
     set: adminProcedure
+      .meta({
+        description: "Sets the team's monthly quota of one resource: 0 = nothing allowed, null = unlimited. Lowering it below what was used refuses new requests until the month turns.",
+        returns: 'As `quotas.get`.',
+      })
       .input(
         z.strictObject({
           team_id: teamIdInput,
@@ -26,7 +30,12 @@ export function quotasArea({ store, now }: AdminDeps) {
         await store.setQuota(input.team_id, input.resource, input.monthly);
         return quotasOf(input.team_id);
       }),
-    get: adminProcedure.input(z.strictObject({ team_id: teamIdInput })).query(async ({ input }) => {
+    get: adminProcedure
+      .meta({
+        description: "Every resource's monthly limit and usage this UTC month.",
+        returns: '`{team_id, month, quotas}`.',
+      })
+      .input(z.strictObject({ team_id: teamIdInput })).query(async ({ input }) => {
       await requireTeam(store, input.team_id);
       return quotasOf(input.team_id);
     }),

@@ -27,6 +27,7 @@
     ric: window.requestIdleCallback,
     cic: window.cancelIdleCallback,
   };
+  const define = (obj, name, value) => Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
   const start = now();
   const s = {
     lastMutation: start,
@@ -36,6 +37,7 @@
     base: 0,
     measuredAt: -Infinity,
     ready: null,
+    thin: true,
     readyAt: -Infinity,
     readyFor: null,
     dirty: true,
@@ -78,9 +80,13 @@
     }
   };
 
+  /** Shadow roots the page attached (open and closed): their text counts, and their changes are watched. */
+  const shadowRoots = [];
+  const MAX_SHADOW_ROOTS = 2000;
+
   function measure(t) {
     s.measuredAt = t;
-    const n = readiness.textSize();
+    const n = readiness.textSize(shadowRoots);
     if (n >= s.base + Math.max(GROW_MIN_CHARS, s.base * GROW_RATIO)) {
       s.base = n;
       s.lastGrowth = t;
@@ -89,7 +95,7 @@
       for (const x of recent) if (t - x.t <= ATTRIBUTION_MS) x.rec.grew = true;
     }
   }
-  new MutationObserver(() => {
+  const observer = new MutationObserver(() => {
     const t = now();
     if (!s.inTick) s.lastMutation = t;
     s.dirty = true;
@@ -97,7 +103,27 @@
     const owed = recent.length > 0 && t - recent[recent.length - 1].t <= ATTRIBUTION_MS;
     if (owed || t - s.measuredAt >= MEASURE_EVERY_MS) measure(t);
     if (waiter !== null) recheckSoon();
-  }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  const OBSERVED = { childList: true, subtree: true, characterData: true };
+  observer.observe(document, OBSERVED);
+  // Content a page draws inside shadow roots (web components) is content too: a MutationObserver on the document
+  // does not see into them, so each root the page attaches is observed as it is created.
+  if (typeof Element.prototype.attachShadow === 'function') {
+    define(
+      Element.prototype,
+      'attachShadow',
+      new Proxy(Element.prototype.attachShadow, {
+        apply(target, self, args) {
+          const root = Reflect.apply(target, self, args);
+          if (shadowRoots.length < MAX_SHADOW_ROOTS) {
+            shadowRoots.push(root);
+            observer.observe(root, OBSERVED);
+          }
+          return root;
+        },
+      }),
+    );
+  }
 
   // look(): the render's one question per wait. It waits in the page (no round trip per tick) until the time the
   // render asked for has passed or, if the content was not there, until it is (checked after DOM changes, at most
@@ -114,7 +140,6 @@
     }, READY_EVERY_MS);
   }
 
-  const define = (obj, name, value) => Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
   const wrapTimer = (fn0, repeat) =>
     new Proxy(fn0, {
       apply(target, self, args) {
@@ -227,11 +252,38 @@
   const track = (endpoint) => {
     const id = ++requestSeq;
     lastRequestStart = now();
-    requests.set(id, { endpoint, start: lastRequestStart });
-    return () => {
+    const entry = { endpoint, start: lastRequestStart, lastData: -Infinity };
+    requests.set(id, entry);
+    const done = () => {
       if (requests.delete(id)) answered.add(endpoint);
     };
+    done.entry = entry;
+    return done;
   };
+  // A response body the page reads as a stream (a live blog, a chat answer) is content still arriving: the request
+  // that carried it has "answered" (its headers came) but its chunks keep coming. A read the page is waiting on,
+  // with the last chunk younger than youngMs, counts as a young request; a stream silent for longer is a feed
+  // that may never end (like an event stream) and holds nothing.
+  let pendingReads = 0;
+  let lastChunk = -Infinity;
+  if (typeof ReadableStreamDefaultReader === 'function') {
+    define(
+      ReadableStreamDefaultReader.prototype,
+      'read',
+      new Proxy(ReadableStreamDefaultReader.prototype.read, {
+        apply(target, self, args) {
+          const p = Reflect.apply(target, self, args);
+          pendingReads++;
+          const settled = (r) => {
+            pendingReads--;
+            if (r && !r.done) lastChunk = now();
+          };
+          p.then(settled, () => settled(null));
+          return p;
+        },
+      }),
+    );
+  }
   if (typeof window.fetch === 'function') {
     define(
       window,
@@ -273,6 +325,10 @@
         apply(target, self, args) {
           const done = track(endpoints.get(self) || '');
           listen.call(self, 'loadend', done);
+          // A response streamed to the page in parts (onprogress): each part is fresh data.
+          listen.call(self, 'progress', () => {
+            done.entry.lastData = now();
+          });
           return Reflect.apply(target, self, args);
         },
       }),
@@ -291,7 +347,9 @@
 
 
   function refreshReady(t, sel) {
-    s.ready = document.readyState === 'loading' ? false : readiness.contentReady(sel);
+    const j = readiness.judge(sel, shadowRoots);
+    s.ready = document.readyState === 'loading' ? false : j.ready;
+    s.thin = j.thin;
     s.readyAt = t;
     s.readyFor = sel;
     s.dirty = false;
@@ -313,6 +371,27 @@
   listen.call(window, 'load', () => {
     if (waiter !== null) recheckSoon();
   });
+  /**
+   * ms until a <meta http-equiv="refresh"> sends the page elsewhere (the reader will see that page, not this one);
+   * null when there is none, or it only reloads this page (a live score board).
+   */
+  function refreshDueIn(t) {
+    const meta = document.querySelector('meta[http-equiv="refresh" i]');
+    if (!meta) return null;
+    const m = /^\s*(\d+(?:\.\d*)?)\s*(?:[;,]\s*(?:url\s*=\s*)?['"]?([^'"]*))?/i.exec(meta.getAttribute('content') || '');
+    if (!m || !m[2] || !m[2].trim()) return null;
+    let target;
+    try {
+      target = new URL(m[2].trim(), location.href);
+    } catch (e) {
+      return null;
+    }
+    if (target.href.split('#')[0] === location.href.split('#')[0]) return null;
+    // The refresh counts from when the document finished loading.
+    const nav = performance.getEntriesByType('navigation')[0];
+    const loaded = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : t;
+    return Math.max(0, loaded + Number(m[1]) * 1000 - t);
+  }
   function probe(selector, youngMs) {
     const t = now();
     if (s.dirty && t - s.measuredAt >= MEASURE_EVERY_MS) measure(t);
@@ -324,12 +403,18 @@
     let fetchingNew = false;
     for (const r of requests.values()) {
       fetching = true;
-      if (t - r.start < youngMs && !answered.has(r.endpoint)) fetchingNew = true;
+      if ((t - r.start < youngMs && !answered.has(r.endpoint)) || t - r.lastData < youngMs) fetchingNew = true;
+    }
+    if (pendingReads > 0 && t - lastChunk < youngMs) {
+      fetching = true;
+      fetchingNew = true;
     }
     const doc = document.documentElement;
     return {
       readyState: document.readyState,
       ready: s.ready,
+      thin: s.thin,
+      navigationDueIn: refreshDueIn(t),
       sinceMutation: t - s.lastMutation,
       sinceGrowth: t - s.lastGrowth,
       sinceBlockingFire: t - s.lastBlockingFire,

@@ -1,23 +1,36 @@
 // Whether a page's content is there (page-scripts.ts passes the result of this function to activity.js): not an
-// empty app root, not only a spinner, skeleton or "Loading…" placeholder, not empty while scripts may fill it.
-// Also the size of the page's text, whose growth activity.js watches.
+// empty app root, not only a spinner, skeleton or "Loading…" placeholder, not empty while scripts may fill it;
+// and whether what is there is thin (a heading, a menu, a cookie note: less than an article's first paragraphs),
+// in which case the page's pending timers are worth waiting for. Also the size of the page's text, whose growth
+// activity.js watches.
 (function trawlReadiness() {
   'use strict';
   const SHORT_MAIN_CHARS = 200;
+  /** Less reader's text than this (after furniture) is thin: about the shortest article worth reading. */
+  const THIN_MAIN_CHARS = 500;
   /** Past this much text a page is not an empty shell; its reader's text (a layout) is not worth computing. */
   const SURELY_CONTENT_CHARS = 20000;
   const APP_ROOTS = ['root', 'app', '__next', '__nuxt', '___gatsby', 'svelte', 'main-app', 'app-root'];
-  const FURNITURE = 'nav,header,footer,aside,dialog,[role="navigation"],[role="banner"],[role="contentinfo"],[role="complementary"]';
+  const FURNITURE =
+    'nav,header,footer,aside,dialog,[role="navigation"],[role="banner"],[role="contentinfo"],[role="complementary"],[role="dialog"],[aria-modal="true"],[id*="cookie" i],[class*="cookie" i],[id*="consent" i],[class*="consent" i]';
   const INDICATORS =
     '[aria-busy="true"],[role="progressbar"],[class*="skeleton" i],[class*="spinner" i],[class*="loading" i],[class*="loader" i],[class*="shimmer" i],[class*="placeholder" i]';
   const PLACEHOLDER_TEXT =
     /^(loading|please wait|one moment|just a moment|fetching|chargement|cargando|carregando|caricamento|wird geladen|laden|загрузка|読み込み中|加载中|載入中)[\s.…!]*$/i;
-  function textSize() {
+  /** Text in the body and in the shadow roots the page attached (activity.js keeps them). */
+  function textSize(shadowRoots) {
     const body = document.body;
     if (!body) return 0;
     let n = body.textContent.length;
     for (const tag of ['script', 'style', 'noscript']) for (const el of body.getElementsByTagName(tag)) n -= el.textContent.length;
+    if (shadowRoots) for (const r of shadowRoots) n += r.textContent.length;
     return n;
+  }
+  /** Text of shadow roots inside `root` (innerText leaves it out), collapsed. */
+  function shadowText(root, shadowRoots) {
+    let t = '';
+    for (const r of shadowRoots || []) if (r.host && r.host.isConnected && root.contains(r.host)) t += ' ' + r.textContent;
+    return t.replace(/\s+/g, ' ').trim();
   }
   const visible = (el) => {
     if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
@@ -48,11 +61,13 @@
     }
     return false;
   }
+  const NOT_READY = { ready: false, thin: true };
   /**
    * Whether the main content (or, with a selector, the element it names) is there: not an empty app root, not
-   * only a spinner, skeleton or "Loading…" placeholder, not empty while the page has scripts to fill it.
+   * only a spinner, skeleton or "Loading…" placeholder, not empty while the page has scripts to fill it; and
+   * whether it is thin.
    */
-  function contentReady(selector) {
+  function judge(selector, shadowRoots) {
     let root = null;
     if (selector) {
       try {
@@ -64,19 +79,20 @@
     // A selector that matched inside a shadow root (Playwright's selectors pierce them) is judged by the page.
     if (!root) selector = null;
     root = root || document.body;
-    if (!root) return false;
+    if (!root) return NOT_READY;
     if (!selector) {
       for (const id of APP_ROOTS) {
         const el = document.getElementById(id);
-        if (el && !(el.textContent || '').trim() && !el.querySelector('img,svg,canvas,video')) return false;
+        if (el && !(el.textContent || '').trim() && !el.querySelector('img,svg,canvas,video')) return NOT_READY;
       }
     }
-    if (!selector && textSize() > SURELY_CONTENT_CHARS) return true;
-    const text = mainText(root, !selector);
-    if (PLACEHOLDER_TEXT.test(text)) return false;
-    if (text.length < SHORT_MAIN_CHARS && indicatorShown(root)) return false;
-    if (text === '') return selector ? false : document.scripts.length === 0;
-    return true;
+    if (!selector && textSize(shadowRoots) > SURELY_CONTENT_CHARS) return { ready: true, thin: false };
+    let text = mainText(root, !selector);
+    if (text.length < THIN_MAIN_CHARS) text = (text + ' ' + shadowText(root, shadowRoots)).trim();
+    if (PLACEHOLDER_TEXT.test(text)) return NOT_READY;
+    if (text.length < SHORT_MAIN_CHARS && indicatorShown(root)) return NOT_READY;
+    if (text === '') return selector ? NOT_READY : { ready: document.scripts.length === 0, thin: true };
+    return { ready: true, thin: text.length < THIN_MAIN_CHARS };
   }
-  return { contentReady, textSize };
+  return { judge, textSize };
 })

@@ -10,11 +10,24 @@ const MAX_LINK_DENSITY = 0.6;
 // share of the page's estimated content: small <article> cards in a "related" rail do not count.
 const LANDMARK_SHARE = 0.25;
 
+// Class/id words of a consent or cookie note: never content, however long (see chromeWords).
+const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'onetrust']);
+
+export interface FurnitureVerdict {
+  /** 1 for a dropped element, 2 for the elements inside it, 0 otherwise, indexed like nodes (pre-order). */
+  dropped: Uint8Array;
+  /**
+   * Words inside site chrome whatever its size: elements marked by tag or role (navigation, header, footer...)
+   * and consent notes. What is left of a page without them tells an app shell from a page (a menu and a long
+   * cookie note are not content a script has yet to draw).
+   */
+  chromeWords: number;
+}
+
 /**
  * Decides which elements marked as furniture (see boilerplate.ts) are dropped, given each subtree's words, link
  * words and estimated content words before any drop. A marked element holding much of the page's content is
- * more likely a badly named wrapper than a sidebar, unless it is mostly links. Returns 1 for a dropped element,
- * 2 for the elements inside it, 0 otherwise, indexed like nodes (pre-order).
+ * more likely a badly named wrapper than a sidebar, unless it is mostly links.
  */
 export function markFurniture(
   nodes: (DomElement | DomDocument)[],
@@ -22,7 +35,7 @@ export function markFurniture(
   rawWords: Float64Array,
   rawLinkWords: Float64Array,
   rawGood: Float64Array,
-): Uint8Array {
+): FurnitureVerdict {
   const n = nodes.length;
   const landmark = new Uint8Array(n);
   for (let i = 1; i < n; i++) if (isContentLandmark(nodes[i] as DomElement)) landmark[i] = 1;
@@ -59,6 +72,16 @@ export function markFurniture(
   // a thread's posts (kept as a group) stay, while a "comment" section elsewhere on the page still goes.
   const keptWords: (ReadonlySet<string> | null)[] = new Array(n).fill(null);
   const dropped = new Uint8Array(n);
+  const inChrome = new Uint8Array(n);
+  let chromeWords = 0;
+  for (let i = 1; i < n; i++) {
+    const mark = marks[i];
+    if (inChrome[parent[i]]) inChrome[i] = 1;
+    else if (mark !== null && (mark.kind === 'structure' || mark.words.some((w) => CONSENT_WORDS.has(w)))) {
+      inChrome[i] = 1;
+      chromeWords += rawWords[i];
+    }
+  }
   for (let i = 1; i < n; i++) {
     if (dropped[parent[i]]) {
       dropped[i] = 2; // inside a dropped element: gone with it
@@ -72,7 +95,7 @@ export function markFurniture(
     if (isFurniture(i)) dropped[i] = 1;
     else if (mark.kind === 'name') keptWords[i] = new Set([...(inherited ?? []), ...mark.words]);
   }
-  return dropped;
+  return { dropped, chromeWords };
 }
 
 /** Same tag, class and id pattern (digits ignored: comment-17, comment-18): one group. Else a group of one. */

@@ -20,6 +20,8 @@ export interface MainContent {
   textLength: number;
   /** The same for the whole page as it was before extraction. */
   pageTextLength: number;
+  /** Words of the page outside site chrome and consent notes. */
+  pageWordsOutsideChrome: number;
   /** That text of the whole page, whitespace collapsed (built on demand). */
   pageText(): string;
 }
@@ -45,7 +47,11 @@ const WRONG_BLOCK_PROSE = 300;
 export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
   const model = buildPageModel(root);
   dropSections(model, hints);
-  const page = { pageTextLength: model.textLength, pageText: () => collapse(model.texts.data.join('')) };
+  const page = {
+    pageTextLength: model.textLength,
+    pageWordsOutsideChrome: model.wordsOutsideChrome,
+    pageText: () => collapse(model.texts.data.join('')),
+  };
   if (model.words[0] === 0) {
     // Everything with words was judged furniture (a page that is one big menu): return it rather than nothing.
     return { root, found: false, words: model.totalWords, linkWords: model.totalLinkWords, textLength: model.textLength, ...page };

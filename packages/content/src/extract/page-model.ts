@@ -23,6 +23,8 @@ export interface PageModel {
   dropped: Uint8Array;
   /** Words and link words of the whole page, furniture included. */
   totalWords: number;
+  /** Words of the page outside site chrome and consent notes (furniture.ts, chromeWords). */
+  wordsOutsideChrome: number;
   totalLinkWords: number;
   /** Every text node in document order: its data, the index of its parent and its figures for
    * CollapsedLength (counted here, in the one pass that reads every character). */
@@ -102,12 +104,13 @@ export function buildPageModel(root: DomDocument): PageModel {
     if (text.words >= PROSE_WORDS && text.linkWords < 0.3 * text.words) ownProse[index] = text.words;
   }
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood], null);
-  const dropped = markFurniture(nodes, parent, raw[0], raw[1], raw[2]);
+  const { dropped, chromeWords } = markFurniture(nodes, parent, raw[0], raw[1], raw[2]);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
     nodes, parent, words, linkWords, good, prose, dropped,
     totalWords: raw[0][0],
     totalLinkWords: raw[1][0],
+    wordsOutsideChrome: Math.max(0, raw[0][0] - chromeWords),
     texts,
     textLength: pageText.length,
   };

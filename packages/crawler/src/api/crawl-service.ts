@@ -11,8 +11,10 @@ import {
   type CrawlRunSource,
 } from '@trawl/runs';
 import { newId, type Store } from '@trawl/store';
+import type { WebhookOutbox } from '@trawl/webhooks';
 import { logCrawlEvent } from '../crawl-log.ts';
 import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
+import { cancelLiveCrawl } from './cancel.ts';
 import { buildPlan } from './plan.ts';
 import { crawlJobView, itemView, type StoredItem } from './views.ts';
 
@@ -27,6 +29,13 @@ export interface CrawlServices {
   now: () => number;
   /** Crawl lifecycle lines (created, paused, resumed). */
   log: Log;
+  /** Crawl webhooks: streams opened at creation, their counters read into diagnostics.webhooks. */
+  webhooks: WebhookOutbox;
+}
+
+/** The public view of a crawl, with its webhook counters when it has a webhook. */
+export async function jobView(svc: CrawlServices, snap: CrawlSnapshot): Promise<CrawlJob> {
+  return crawlJobView(snap, snap.plan.webhook ? await svc.webhooks.stats(snap.plan.crawl_id) : null);
 }
 
 export type CreateCrawlResult =
@@ -58,6 +67,8 @@ export async function createCrawl(svc: CrawlServices, teamId: string, req: Crawl
     }
     const run = await openCrawlRun(svc.store, ids, plan.created_at, plan.max_pages);
     crawlMayExist = true;
+    // Before workers can see the crawl: its first event finds the stream (the secret is kept there, not in the plan).
+    if (req.webhook && plan.webhook) await svc.webhooks.open(ids.crawl_id, { ...plan.webhook, secret: req.webhook.secret });
     await svc.crawls.createCrawl(plan, seeds);
     if (prepaid > 0) await svc.crawls.addBudget(ids.crawl_id, prepaid);
     // Read before any worker can see it: the answer and the log line show the crawl as created (queued).
@@ -66,7 +77,7 @@ export async function createCrawl(svc: CrawlServices, teamId: string, req: Crawl
     for (const host of new Set(seeds.map((s) => s.host))) await svc.directory.registerHost(host, ids.crawl_id);
     await svc.directory.announceWork();
     logCrawlEvent(svc.log, 'created', snap);
-    return { ok: true, crawl: crawlJobView(snap), run };
+    return { ok: true, crawl: await jobView(svc, snap), run };
   } catch (err) {
     // Before the crawl was stored nothing will settle it: its reservation goes back now. Once it may exist, its
     // finalize gives back what it did not admit (a crawl that never came to be keeps the units: never over quota).
@@ -78,7 +89,7 @@ export async function createCrawl(svc: CrawlServices, teamId: string, req: Crawl
 /** The crawl if it exists and belongs to the team; otherwise null (a foreign crawl looks missing). */
 export async function getCrawlJob(svc: CrawlServices, teamId: string, crawlId: string): Promise<CrawlJob | null> {
   const snap = await svc.crawls.getCrawl(crawlId);
-  return snap && snap.plan.team_id === teamId ? crawlJobView(snap) : null;
+  return snap && snap.plan.team_id === teamId ? jobView(svc, snap) : null;
 }
 
 export type ItemsResult = { ok: true; page: CrawlItemsPage } | { ok: false; reason: 'not_found' | 'bad_cursor' };
@@ -130,7 +141,7 @@ export async function setCrawlPaused(svc: CrawlServices, teamId: string, crawlId
   const snap = await svc.crawls.getCrawl(crawlId);
   if (!snap || snap.plan.team_id !== teamId) return null;
   const after = await changePaused(svc, snap, paused);
-  return after && crawlJobView(after);
+  return after && jobView(svc, after);
 }
 
 /**
@@ -148,4 +159,19 @@ export async function changePaused(svc: CrawlServices, snap: CrawlSnapshot, paus
   if (!after) return false;
   logCrawlEvent(svc.log, paused ? 'paused' : 'resumed', after, to);
   return after;
+}
+
+export type CancelResult = { ok: true; crawl: CrawlJob } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'ended'; crawl: CrawlJob };
+
+/**
+ * DELETE /v1/crawl/{id}: cancels a live crawl of the team (cancel.ts). A crawl already cancelled answers as it is
+ * (a repeated DELETE is safe); one that ended otherwise is `ended`.
+ */
+export async function cancelTeamCrawl(svc: CrawlServices, teamId: string, crawlId: string): Promise<CancelResult> {
+  const snap = await svc.crawls.getCrawl(crawlId);
+  if (!snap || snap.plan.team_id !== teamId) return { ok: false, reason: 'not_found' };
+  const after = (await cancelLiveCrawl(svc, snap)) || (await svc.crawls.getCrawl(crawlId));
+  if (!after) return { ok: false, reason: 'not_found' };
+  const crawl = await jobView(svc, after);
+  return after.failure?.code === 'cancelled' ? { ok: true, crawl } : { ok: false, reason: 'ended', crawl };
 }

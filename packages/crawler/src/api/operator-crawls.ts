@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { filteredPage, LIST_QUERY_FIELDS, RecordId, type CrawlJob } from '@trawl/contract';
 import { CRAWL_STATUSES, hostOf, type CrawlSnapshot, type CrawlStatus } from '@trawl/frontier';
-import { endCrawl, finalizeCrawl } from '../worker/finalize.ts';
+import { cancelLiveCrawl } from './cancel.ts';
 import { changePaused, type CrawlServices } from './crawl-service.ts';
 import { crawlJobView } from './views.ts';
 
@@ -30,6 +30,7 @@ export interface OperatorCrawl extends Omit<CrawlJob, 'request'> {
     max_pages: number;
     browser: boolean;
     extraction: boolean;
+    webhook: boolean;
   };
   /** Billing settled, run closed, shards unregistered (ended crawls only). */
   finalized: boolean;
@@ -56,6 +57,7 @@ export function operatorCrawlView(s: CrawlSnapshot): OperatorCrawl {
       max_pages: request.max_pages,
       browser: request.browser !== null,
       extraction: request.extraction !== null,
+      webhook: request.webhook !== null,
     },
     finalized: s.finalized,
   };
@@ -106,20 +108,7 @@ export function resumeCrawl(svc: CrawlServices, input: CrawlIdQuery): Promise<Op
   return change(svc, input.crawl_id, (snap) => changePaused(svc, snap, false));
 }
 
-/**
- * Ends a queued, running or paused crawl of any team: status `failed`, failure `cancelled`. Its queued pages and
- * the leases out are dropped in the same atomic step, so no page completes after it; workers are told at once (they
- * hand back what they buffered), and the crawl is settled here like any ended crawl (delivered pages billed, run
- * closed, shards unregistered, retention set).
- */
+/** Cancels a queued, running or paused crawl of any team (the rule of DELETE /v1/crawl/{id}: cancel.ts). */
 export function cancelCrawl(svc: CrawlServices, input: CrawlIdQuery): Promise<OperatorCrawlChange> {
-  return change(svc, input.crawl_id, async (snap) => {
-    const crawlId = snap.plan.crawl_id;
-    if (!(await endCrawl(svc.crawls, crawlId, 'cancelled', svc.now()))) return false;
-    await svc.directory.announceWork();
-    const ended = await svc.crawls.getCrawl(crawlId);
-    if (!ended) return false;
-    await finalizeCrawl({ store: svc.store, crawls: svc.crawls, directory: svc.directory, retentionMs: svc.crawlRetentionMs, log: svc.log }, ended);
-    return (await svc.crawls.getCrawl(crawlId)) ?? false;
-  });
+  return change(svc, input.crawl_id, (snap) => cancelLiveCrawl(svc, snap));
 }

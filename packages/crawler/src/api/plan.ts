@@ -1,4 +1,4 @@
-import { CRAWL_LIMITS, type CrawlRequest } from '@trawl/contract';
+import { CRAWL_LIMITS, WEBHOOK_EVENTS, type CrawlRequest } from '@trawl/contract';
 import { checkExtraction } from '@trawl/extraction';
 import { hostOf, normalizeUrl, type CrawlPlan, type FrontierRequest } from '@trawl/frontier';
 
@@ -50,12 +50,18 @@ export function buildPlan(
     ...ids,
     created_at: new Date(now).toISOString(),
     seeds: seeds.map((s) => s.url),
-    scope: req.scope ?? 'same_hostname',
+    scope: req.scope ?? CRAWL_LIMITS.scope.default,
     max_depth: req.max_depth ?? CRAWL_LIMITS.max_depth.default,
     max_pages,
     billing_mode: billingMode,
     ...(req.browser ? { browser: req.browser } : {}),
     ...(req.extraction ? { extraction: req.extraction } : {}),
+    ...(req.include_paths?.length ? { include_paths: req.include_paths } : {}),
+    ...(req.exclude_paths?.length ? { exclude_paths: req.exclude_paths } : {}),
+    ...(req.sitemap && req.sitemap !== 'skip' ? { sitemap: req.sitemap } : {}),
+    ...(req.webhook
+      ? { webhook: { url: req.webhook.url, events: WEBHOOK_EVENTS.filter((e) => req.webhook!.events?.includes(e) ?? true), payload: req.webhook.payload ?? 'full' } }
+      : {}),
   };
   return { plan, seeds };
 }

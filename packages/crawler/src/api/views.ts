@@ -1,4 +1,4 @@
-import type { CrawlItem, CrawlJob } from '@trawl/contract';
+import type { CrawlItem, CrawlJob, WebhookDiagnostics } from '@trawl/contract';
 import type { CrawlSnapshot } from '@trawl/frontier';
 import { crawlPageArtifacts, PAGE_COST } from '@trawl/runs';
 import { itemId, pageRunId } from './ids.ts';
@@ -18,7 +18,8 @@ export function itemView(crawlId: string, seq: number, stored: StoredItem, reten
   };
 }
 
-export function crawlJobView(s: CrawlSnapshot): CrawlJob {
+/** `webhooks`: the outbox's counters of a crawl with a webhook (diagnostics.webhooks). */
+export function crawlJobView(s: CrawlSnapshot, webhooks?: WebhookDiagnostics | null): CrawlJob {
   const c = s.counters;
   const reasons: Record<string, number> = { ...c.failure_reasons };
   for (const [k, v] of Object.entries(c.block_reasons)) reasons[k] = (reasons[k] ?? 0) + v;
@@ -36,6 +37,10 @@ export function crawlJobView(s: CrawlSnapshot): CrawlJob {
       max_pages: s.plan.max_pages,
       browser: s.plan.browser ?? null,
       extraction: s.plan.extraction ?? null,
+      include_paths: s.plan.include_paths ?? [],
+      exclude_paths: s.plan.exclude_paths ?? [],
+      sitemap: s.plan.sitemap ?? 'skip',
+      webhook: s.plan.webhook ?? null,
     },
     progress: {
       pages_discovered: c.discovered,
@@ -49,6 +54,6 @@ export function crawlJobView(s: CrawlSnapshot): CrawlJob {
     },
     failure: s.failure,
     usage: { credits: c.completed, billing_mode: s.plan.billing_mode },
-    diagnostics: { block_reasons: reasons, retry: { categories: { ...c.retry_categories } } },
+    diagnostics: { block_reasons: reasons, retry: { categories: { ...c.retry_categories } }, ...(webhooks ? { webhooks } : {}) },
   };
 }

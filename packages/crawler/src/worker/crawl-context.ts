@@ -1,11 +1,15 @@
 import { LruMap } from '@trawl/contract';
 import { schemaKey } from '@trawl/extraction';
-import { compileScope, type CrawlPlan, type CrawlStore, type ScopeRule } from '@trawl/frontier';
+import { compilePathFilter, compileScope, type CrawlPlan, type CrawlStore, type PathFilter, type ScopeRule } from '@trawl/frontier';
 
 /** What a worker keeps about a crawl it serves: the immutable plan and its compiled per-seed scope rules. */
 export interface CrawlContext {
   plan: CrawlPlan;
   rules: ScopeRule[];
+  /** include_paths / exclude_paths: which links (not seeds, not redirects) may be followed. */
+  paths: PathFilter;
+  /** Pages each seed origin's sitemaps list (`sitemap` include/only), walked once per origin by this worker. */
+  sitemaps: Map<string, Promise<string[]>>;
   /** Normalized URLs this worker already submitted for admission (admitted or not, they never need it again). */
   submitted: Set<string>;
   /** The extraction schema's key in selector memory (`@trawl/extraction` schemaKey); null without extraction. */
@@ -41,6 +45,8 @@ export class CrawlContexts {
           return {
             plan: s.plan,
             rules: s.plan.seeds.map((seed) => compileScope(seed, s.plan.scope)),
+            paths: compilePathFilter(s.plan.include_paths, s.plan.exclude_paths),
+            sitemaps: new Map(),
             submitted: new Set<string>(),
             schemaKey: s.plan.extraction ? schemaKey(s.plan.extraction) : null,
           };

@@ -28,6 +28,8 @@ export interface CrawlWorkerDeps {
   onError?: (err: unknown) => void;
   /** Start and shutdown (info), shard claims and releases (debug), and the crawl lifecycle lines seen here. */
   log: Log;
+  /** Told when a crawl this worker serves started, delivered a page or ended (the webhook dispatcher queues its events). */
+  onCrawlEvent?: (crawlId: string) => void;
 }
 
 /**
@@ -55,7 +57,9 @@ export class CrawlWorker {
     const onError = d.onError ?? ((err: unknown) => d.log.error({ worker_id: this.id, err }, 'crawl worker error'));
     this.onError = onError;
     // The lease call that started a crawl reads it once more, for the ids and counts of its one "started" line.
+    const notify = d.onCrawlEvent ?? (() => undefined);
     const started = (crawlId: string) => {
+      notify(crawlId);
       d.crawls
         .getCrawl(crawlId)
         .then((snap) => snap && logCrawlEvent(d.log, 'started', snap, 'running'))
@@ -67,6 +71,7 @@ export class CrawlWorker {
       const snap = await d.crawls.getCrawl(crawlId);
       const deps = { ...d, retentionMs: this.settings.crawlRetentionMs, storeOutageMs: this.settings.storeOutageMs };
       if (snap && (await finalizeCrawl(deps, snap))) contexts.forget(crawlId);
+      notify(crawlId);
     };
     this.deps = {
       crawls: d.crawls,
@@ -79,6 +84,7 @@ export class CrawlWorker {
         ? new RobotsCache(d.light, d.directory, this.settings.robotsTtlMs, Math.min(10_000, this.settings.fetchTimeoutMs))
         : null,
       settings: this.settings,
+      onDelivered: notify,
       onFinished: (crawlId) => {
         finalize(crawlId).catch(onError);
       },

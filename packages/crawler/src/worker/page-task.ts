@@ -16,6 +16,7 @@ import type { StoredItem } from '../api/views.ts';
 import { CrawlContexts, type CrawlContext } from './crawl-context.ts';
 import { endCrawl } from './finalize.ts';
 import type { RobotsCache } from './robots.ts';
+import { sitemapPages } from './sitemaps.ts';
 import type { WorkerSettings } from './settings.ts';
 
 export interface PageTaskDeps {
@@ -28,6 +29,8 @@ export interface PageTaskDeps {
   memory: SelectorMemoryStore;
   robots: RobotsCache | null;
   settings: WorkerSettings;
+  /** Called when a page of the crawl was delivered (its webhook event is due). */
+  onDelivered?(crawlId: string): void;
   /** Called when a completion found the crawl has nothing left (to settle it) or had new hosts. */
   onFinished(crawlId: string): void;
   onNewHosts(crawlId: string, hosts: string[]): Promise<void>;
@@ -44,16 +47,20 @@ export function retryCategory(f: ScrapeFailure): string | null {
   return f.retryable ? retryCategoryOf(f.blockReason, f.statusCode) : null;
 }
 
-/** Links worth admitting: normalized, in the seed's scope, within depth, not already submitted by this worker. */
+/**
+ * Links worth admitting: normalized, in the seed's scope, through the crawl's path filters, within depth, not already
+ * submitted by this worker.
+ */
 export function admissibleLinks(ctx: CrawlContext, from: FrontierRequest, finalUrl: string, links: string[]): FrontierRequest[] {
   const depth = from.depth + 1;
-  if (depth > ctx.plan.max_depth) return [];
+  // sitemap: only follows no links at all: the crawl is its seeds and their sitemaps' pages.
+  if (depth > ctx.plan.max_depth || ctx.plan.sitemap === 'only') return [];
   const rule = ctx.rules[from.seed];
   const out: FrontierRequest[] = [];
   const page = new Set<string>();
   for (const link of links) {
     const url = normalizeUrl(link, finalUrl);
-    if (url === null || page.has(url) || ctx.submitted.has(url) || !rule.allows(url)) continue;
+    if (url === null || page.has(url) || ctx.submitted.has(url) || !rule.allows(url) || !ctx.paths.allows(url)) continue;
     page.add(url);
     out.push({ url, host: hostOf(url), depth, seed: from.seed, parent: from.url, attempt: 0 });
   }
@@ -91,8 +98,10 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
   const ctx = await durable(deps, () => deps.contexts.get(crawlId));
   if (!ctx) return;
   const req = lease.request;
+  // A seed's sitemaps are walked beside its own page, and their pages admitted with its result, whatever it is.
+  const listed = seedSitemap(deps, ctx, req);
   if (deps.robots && !(await deps.robots.allowed(req.url))) {
-    await finish(deps, crawlId, lease, { kind: 'blocked', reason: 'robots_disallowed' }, []);
+    await finish(deps, crawlId, lease, { kind: 'blocked', reason: 'robots_disallowed' }, await listed);
     return;
   }
   const rule = ctx.rules[req.seed];
@@ -123,17 +132,50 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
       return;
     }
     const kind = BLOCK_REASONS[f.blockReason].outcome;
-    await finish(deps, crawlId, lease, { kind, reason: f.blockReason }, []);
+    await finish(deps, crawlId, lease, { kind, reason: f.blockReason }, await listed);
     return;
   }
   const learned = outcome.page.extraction?.memory;
   if (memoryKey && learned) await writeMemory(deps, memoryKey, learned);
-  const links = admissibleLinks(ctx, req, outcome.page.finalUrl, outcome.page.content.links);
+  const links = withSitemapPages(admissibleLinks(ctx, req, outcome.page.finalUrl, outcome.page.content.links), await listed);
   const item = JSON.stringify(storedItem(outcome.page, req, Date.now()));
   // Only links the store actually saw may be skipped next time; a rejected completion admitted nothing.
   if (await finish(deps, crawlId, lease, { kind: 'delivered', item }, links)) {
     for (const l of links) CrawlContexts.remember(ctx, l.url);
   }
+}
+
+/**
+ * The pages a seed's origin lists in its sitemaps, as requests one hop from the seed (`sitemap` include or only;
+ * none for other pages, when max_depth is 0, or for an origin this worker already walked for the crawl). Scope and
+ * path filters apply; admission applies max_pages and dedup as for any link.
+ */
+async function seedSitemap(deps: PageTaskDeps, ctx: CrawlContext, req: FrontierRequest): Promise<FrontierRequest[]> {
+  if (!ctx.plan.sitemap || req.parent !== null || req.depth !== 0 || ctx.plan.max_depth < 1) return [];
+  const origin = new URL(req.url).origin;
+  let walk = ctx.sitemaps.get(origin);
+  if (!walk) {
+    const rule = ctx.rules[req.seed];
+    const accept = (raw: string) => {
+      const url = normalizeUrl(raw);
+      return url !== null && rule.allows(url) && ctx.paths.allows(url) ? url : null;
+    };
+    walk = (deps.robots ? deps.robots.sitemaps(origin) : Promise.resolve([]))
+      .then((robotsSitemaps) =>
+        sitemapPages(origin, { light: deps.light, robotsSitemaps, deadline: Date.now() + deps.settings.fetchTimeoutMs, max: ctx.plan.max_pages, accept }),
+      )
+      .catch(() => []);
+    ctx.sitemaps.set(origin, walk);
+  }
+  const urls = await walk;
+  return urls.map((url) => ({ url, host: hostOf(url), depth: 1, seed: req.seed, parent: req.url, attempt: 0 }));
+}
+
+/** Page links first, then sitemap pages not among them (the store expects each URL once per call). */
+function withSitemapPages(links: FrontierRequest[], listed: FrontierRequest[]): FrontierRequest[] {
+  if (listed.length === 0) return links;
+  const have = new Set(links.map((l) => l.url));
+  return [...links, ...listed.filter((l) => !have.has(l.url))];
 }
 
 /** Selector memory is kept per team, registrable domain (the host itself when it has none) and schema. */
@@ -175,6 +217,7 @@ async function finish(deps: PageTaskDeps, crawlId: string, lease: Lease, result:
   }
   const newHosts = r.newHosts;
   if (newHosts.length > 0) await durable(deps, () => deps.onNewHosts(crawlId, newHosts));
+  if (r.accepted && result.kind === 'delivered') deps.onDelivered?.(crawlId);
   if (r.accepted && links.length > 0) deps.onLinksAdmitted(new Set(links.map((l) => l.host)));
   if (r.finished) deps.onFinished(crawlId);
   return r.accepted;

@@ -10,6 +10,7 @@ export const MAX_ROBOTS_ORIGINS = 1_000;
 
 interface Parsed {
   isAllowed(url: string, ua?: string): boolean | undefined;
+  getSitemaps(): string[];
 }
 // robots-parser is CommonJS whose typings describe a default export it does not have; load it as it is.
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, body: string) => Parsed;
@@ -38,6 +39,11 @@ export class RobotsCache {
     const origin = new URL(url).origin;
     const parsed = await this.forOrigin(origin);
     return parsed === null || parsed.isAllowed(url, ROBOTS_AGENT) !== false;
+  }
+
+  /** The `Sitemap:` lines of the origin's robots.txt (none when it has no robots.txt). */
+  async sitemaps(origin: string): Promise<string[]> {
+    return (await this.forOrigin(origin))?.getSitemaps() ?? [];
   }
 
   private async forOrigin(origin: string): Promise<Parsed | null> {

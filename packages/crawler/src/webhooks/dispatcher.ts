@@ -1,0 +1,157 @@
+import type { Log } from '@trawl/contract';
+import type { CrawlStore } from '@trawl/frontier';
+import { recordWebhookAttempt } from '@trawl/metrics';
+import { nextAttemptAt, type ClaimedDelivery, type RetryPolicy, type SendResult, type WebhookOutbox, type WebhookRequestOut } from '@trawl/webhooks';
+import { eventBody, eventHeaders } from './payload.ts';
+import { pumpStream } from './pump.ts';
+
+/** A claim outlives its attempt by this much: time to settle it after the answer (or the timeout). */
+const LEASE_MARGIN_MS = 2_000;
+
+export interface WebhookSettings {
+  /** Deliveries in flight in this process. */
+  concurrency: number;
+  /** One attempt's limit; a claim is leased a little longer. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** How often due deliveries (retries, other processes' events) are looked for when nothing pokes. */
+  pollMs: number;
+  /** How often every open stream is pumped (events a dead process left unqueued, ends reached elsewhere). */
+  sweepMs: number;
+}
+
+export interface DispatcherDeps {
+  outbox: WebhookOutbox;
+  crawls: CrawlStore;
+  send(req: WebhookRequestOut): Promise<SendResult>;
+  settings: WebhookSettings;
+  artifactRetentionS: number;
+  /** How long an ended stream's counters are kept (the crawl's retention). */
+  keepMs: number;
+  now: () => number;
+  log: Log;
+  onError(err: unknown): void;
+}
+
+/**
+ * Delivers crawl webhooks from the outbox, at least once: claims due deliveries under a lease, POSTs them, and
+ * settles each as delivered, due again (backoff) or given up. Runs beside the crawl workers of a process and never
+ * in a page's path: a page only pokes it. A process that dies mid-delivery leaves a lease that lapses, and another
+ * dispatcher sends the event again with the same id.
+ */
+export class WebhookDispatcher {
+  private inflight = 0;
+  private stopped = false;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private readonly pumps = new Map<string, { again: boolean }>();
+  private timers: NodeJS.Timeout[] = [];
+  private readonly deliveries = new Set<Promise<void>>();
+
+  constructor(private readonly d: DispatcherDeps) {}
+
+  start(): void {
+    this.timers.push(setInterval(() => this.kick(), this.d.settings.pollMs));
+    this.timers.push(setInterval(() => this.sweep().catch((err) => this.d.onError(err)), this.d.settings.sweepMs));
+    for (const t of this.timers) t.unref();
+    this.kick();
+  }
+
+  /** Something happened to the crawl (a page delivered, started, ended): queue its events and send them. */
+  poke(crawlId: string): void {
+    if (this.stopped) return;
+    const running = this.pumps.get(crawlId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.pumps.set(crawlId, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          await pumpStream({ outbox: this.d.outbox, crawls: this.d.crawls, keepMs: this.d.keepMs, now: this.d.now }, crawlId);
+          this.kick();
+        } while (state.again && !this.stopped);
+      } catch (err) {
+        this.d.onError(err);
+      } finally {
+        this.pumps.delete(crawlId);
+      }
+    })();
+  }
+
+  /** Stops claiming, and waits (at most one attempt's time) for the deliveries in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.ticking;
+    const bound = new Promise((r) => setTimeout(r, this.d.settings.timeoutMs).unref());
+    await Promise.race([Promise.allSettled([...this.deliveries]), bound]);
+  }
+
+  private kick(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.tick()
+      .catch((err) => this.d.onError(err))
+      .finally(() => {
+        this.ticking = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async tick(): Promise<void> {
+    const { settings } = this.d;
+    while (!this.stopped && this.inflight < settings.concurrency) {
+      const claimed = await this.d.outbox.claim(this.d.now(), settings.concurrency - this.inflight, settings.timeoutMs + LEASE_MARGIN_MS);
+      if (claimed.length === 0) return;
+      for (const c of claimed) {
+        this.inflight++;
+        const p = this.deliver(c)
+          .catch((err) => this.d.onError(err))
+          .finally(() => {
+            this.inflight--;
+            this.deliveries.delete(p);
+            this.kick();
+          });
+        this.deliveries.add(p);
+      }
+    }
+  }
+
+  private async deliver(c: ClaimedDelivery): Promise<void> {
+    const began = this.d.now();
+    const body = await eventBody(this.d.crawls, c, this.d.artifactRetentionS);
+    const result: SendResult =
+      body === null
+        ? { ok: false, reason: 'gone' }
+        : await this.d.send({ url: c.config.url, body, headers: eventHeaders(c, body, this.d.now()), timeoutMs: this.d.settings.timeoutMs });
+    const now = this.d.now();
+    const seconds = (now - began) / 1000;
+    if (result.ok) {
+      recordWebhookAttempt(c.entry.type, 'delivered', null, seconds);
+      const pending = await this.d.outbox.settle(c.token, { kind: 'delivered' });
+      if (pending === 0) this.poke(c.crawl_id);
+      return;
+    }
+    const at = nextAttemptAt(this.d.settings.retry, result.reason, c.attempt, now);
+    recordWebhookAttempt(c.entry.type, at === null ? 'failed' : 'retry', result.reason, seconds);
+    const pending = await this.d.outbox.settle(c.token, at === null ? { kind: 'failed', reason: result.reason } : { kind: 'retry', reason: result.reason, at });
+    // The receiver's URL and answer stay out of the log: the crawl, the event and a reason of WEBHOOK_FAILURES.
+    if (at === null) this.d.log.warn({ crawl_id: c.crawl_id, event_id: c.entry.id, attempts: c.attempt, reason: result.reason }, 'webhook delivery given up');
+    if (pending === 0) this.poke(c.crawl_id);
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.stopped) return;
+    for (const crawlId of await this.d.outbox.openStreams(100)) this.poke(crawlId);
+  }
+}

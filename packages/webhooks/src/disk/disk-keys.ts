@@ -1,0 +1,31 @@
+/** Fixed-width decimal, so due times sort as keys. */
+export const pad = (n: number) => String(Math.max(0, Math.floor(n))).padStart(15, '0');
+
+/** Every Kv key of the disk outbox, under `<prefix>w:`. */
+export class DiskOutboxKeys {
+  private readonly ns: string;
+  constructor(prefix: string) {
+    this.ns = `${prefix}w:`;
+  }
+  /** A crawl's stream: config, cursor, counters. */
+  stream(crawlId: string) {
+    return `${this.ns}s:${crawlId}`;
+  }
+  /** Streams not yet ended. */
+  get open() {
+    return `${this.ns}o:`;
+  }
+  openStream(crawlId: string) {
+    return `${this.ns}o:${crawlId}`;
+  }
+  delivery(id: string) {
+    return `${this.ns}d:${id}`;
+  }
+  /** Deliveries by due time (epoch ms), then id. */
+  get due() {
+    return `${this.ns}q:`;
+  }
+  dueAt(at: number, id: string) {
+    return `${this.ns}q:${pad(at)}|${id}`;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Every Redis key of the webhook outbox. All share the hash tag `{outbox}`, so each Lua script (which reaches a
+ * delivery's and a stream's keys from the base it is given) stays on one Redis Cluster slot: the outbox holds
+ * references (crawl, event, item number), never bodies, so one slot carries it.
+ */
+export class OutboxKeys {
+  readonly base: string;
+  constructor(prefix: string) {
+    this.base = `${prefix}webhooks:{outbox}:`;
+  }
+  /** Hash: config (JSON, with the secret), cursor, started, ended, counters, reason:<failure>. */
+  stream(crawlId: string) {
+    return `${this.base}s:${crawlId}`;
+  }
+  /** Set of crawls whose stream has not ended. */
+  get open() {
+    return `${this.base}open`;
+  }
+  /** Zset: delivery id -> due time (ms); a claimed delivery's score is its lease's end. */
+  get due() {
+    return `${this.base}due`;
+  }
+  /** Hash: crawl, type, seq, created_at, attempt. */
+  delivery(id: string) {
+    return `${this.base}d:${id}`;
+  }
+}

@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { openKv } from '@trawl/kv';
+import { DiskWebhookOutbox, eventId } from '../src/index.ts';
+
+it('embedded mode: a process killed mid-delivery loses nothing; after a restart the event is claimed again, same id', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-outbox-'));
+  try {
+    const now = Date.now();
+    let kv = openKv({ dir });
+    let o = new DiskWebhookOutbox(kv);
+    await o.open('crawl_r', { url: 'http://hooks.test/', events: ['crawl.page'], secret: 's'.repeat(16), payload: 'thin' });
+    const entry = { id: eventId('crawl_r', 'crawl.page', 0), type: 'crawl.page' as const, seq: 0, created_at: new Date(now).toISOString() };
+    await o.advance('crawl_r', { cursor: 0, started: false }, { cursor: 1, started: false, ended: false }, [entry], now, 60_000);
+    expect((await o.claim(now, 10, 1_000)).map((c) => c.attempt)).toEqual([1]);
+    // The process dies holding the claim: nothing was settled.
+    await kv.close();
+    kv = openKv({ dir });
+    o = new DiskWebhookOutbox(kv);
+    expect(await o.claim(now + 500, 10, 1_000)).toEqual([]);
+    const again = await o.claim(now + 1_000, 10, 1_000);
+    expect(again.map((c) => [c.entry.id, c.attempt])).toEqual([[entry.id, 2]]);
+    expect(await o.settle(again[0].token, { kind: 'delivered' })).toBe(0);
+    await kv.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
