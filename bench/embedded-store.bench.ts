@@ -23,8 +23,10 @@ const RESTARTS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 /** Median wall time and median CPU time of the restarts, in seconds. */
-const restart = (f: StoreFigures) => `${secs(median(f.restarts.map((r) => r.ms)))} (CPU ${secs(median(f.restarts.map((r) => r.cpuMs)))})`;
-const each = (f: StoreFigures) => f.restarts.map((r) => `${secs(r.ms)} (${secs(r.cpuMs)})`).join(', ');
+const restart = (f: StoreFigures) =>
+  f.restarts.length === 0 ? 'failed' : `${secs(median(f.restarts.map((r) => r.ms)))} (CPU ${secs(median(f.restarts.map((r) => r.cpuMs)))})`;
+const each = (f: StoreFigures) =>
+  [...f.restarts.map((r) => `${secs(r.ms)} (${secs(r.cpuMs)})`), ...f.restartErrors.map((e) => `failed: ${e}`)].join(', ');
 const rate = (f: StoreFigures) => (f.delivered * 1000) / f.wallMs;
 const LABEL = { memory: 'embedded, in memory', disk: 'embedded, on disk', redis: 'Redis (cluster, 1 worker)' } as const;
 

@@ -47,8 +47,9 @@ export async function startWorkerProcess(script: string, env: Record<string, str
   return child;
 }
 
+/** Stops a child with SIGTERM and waits for its exit; one that has already exited (with a code or by a signal) is left. */
 export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;

@@ -23,6 +23,8 @@ export interface StoreFigures {
   bytesPerPage: { used: number; file: number | null } | null;
   /** Spawn to the first answered authenticated read, per restart, with `restartItems` stored: wall and CPU. */
   restarts: { ms: number; cpuMs: number }[];
+  /** Restarts that failed, with what they threw. */
+  restartErrors: string[];
   restartItems: number;
 }
 
@@ -73,10 +75,16 @@ export async function measureStores(names: BackendName[], o: MeasureOptions): Pr
     for (let r = 0; r < o.restarts; r++) {
       for (const m of all) {
         // In memory nothing survives a restart: its figure is the floor, a process start on an empty store.
-        const t = m.readCrawl
-          ? await timeRestart(m.b.stateEnv, `/v1/crawl/${m.readCrawl}`, 200, checkCompleted)
-          : await timeRestart(m.b.stateEnv, '/v1/crawl/crawl_none', 404);
-        m.f.restarts.push(t);
+        try {
+          const t = m.readCrawl
+            ? await timeRestart(m.b.stateEnv, `/v1/crawl/${m.readCrawl}`, 200, checkCompleted)
+            : await timeRestart(m.b.stateEnv, '/v1/crawl/crawl_none', 404);
+          m.f.restarts.push(t);
+        } catch (err) {
+          // One failed restart is reported in the table, not lost with the crawls' figures.
+          m.f.restartErrors.push(String(err).slice(0, 500));
+          process.stderr.write(`${m.b.name} restart ${r + 1} failed: ${String(err).slice(0, 2000)}\n`);
+        }
       }
     }
     return all.map((m) => m.f);
@@ -100,6 +108,7 @@ function emptyFigures(name: BackendName, o: MeasureOptions, b: Backend): StoreFi
     rssAfter: new Map(),
     bytesPerPage: null,
     restarts: [],
+    restartErrors: [],
     restartItems: 0,
   };
 }
