@@ -1,5 +1,5 @@
 import type { Runtime } from '@trawl/process';
-import { ApiError } from './api-error.ts';
+import { serviceUnavailableError, type ApiError } from './api-error.ts';
 
 /**
  * Seconds a caller is asked to wait when the data directory is full: space comes back as retention deletes old
@@ -13,11 +13,11 @@ export const DATA_DIR_FULL_RETRY_AFTER_S = 60;
  * the reason only: no path, no figures.
  */
 export function dataDirFullError(): ApiError {
-  return new ApiError('service_unavailable', 'the data directory is full: no new work is accepted until retention frees space; reads still answer', {
-    retryable: true,
-    details: { reason: 'data_dir_full' },
-    headers: { 'retry-after': String(DATA_DIR_FULL_RETRY_AFTER_S) },
-  });
+  return serviceUnavailableError(
+    'the data directory is full: no new work is accepted until retention frees space; reads still answer',
+    'data_dir_full',
+    DATA_DIR_FULL_RETRY_AFTER_S,
+  );
 }
 
 /** The refusal a creation gets now, or null to go ahead (no data directory, no limit, or room left). */
