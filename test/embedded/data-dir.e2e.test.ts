@@ -73,7 +73,8 @@ describe('embedded mode on a data directory', () => {
     const artifact = await gw.call('GET', markdown.url);
     expect(artifact.status).toBe(200);
     expect(await artifact.text()).toBe(markdownBefore);
-  });
+    // Four process starts (a gateway loads for seconds of CPU each): generous for a loaded machine.
+  }, 180_000);
 
   it('without TRAWL_BOOTSTRAP_KEY the development key is made once and printed again at each start', async () => {
     const keyDir = mkdtempSync(join(tmpdir(), 'trawl-data-key-'));

@@ -5,6 +5,7 @@ import { adminCall, newTeam, TEST_ADMIN_TOKEN } from '@trawl/test-support/admin-
 import { startTestGateway, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { answerOf, OpenApiCheck } from '@trawl/test-support/openapi-check.ts';
 import { PIZZA_GRAIN, waitForTrendsJob } from '@trawl/test-support/trends-client.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '@trawl/test-support/webhook-receiver.ts';
 
 /**
  * Real answers of every public route, successes and errors, held to the public OpenAPI document (not to the zod
@@ -17,11 +18,14 @@ let site: DemoSite;
 let sim: TrendsSimulator;
 let gw: TestGateway;
 let check: OpenApiCheck;
+let hooks: WebhookReceiver;
 const problems: string[] = [];
 const seen = new Set<string>();
 
 beforeAll(async () => {
   site = await startDemoSite({ port: 0 });
+  // A webhook receiver that refuses each event's first attempt (503), so the deliveries show an outcome of each kind.
+  hooks = await startWebhookReceiver((h) => ({ status: h.attempt === 1 ? 503 : 204 }));
   sim = await startTrendsSimulator();
   gw = await startTestGateway({
     LOG_LEVEL: 'warn',
@@ -37,6 +41,7 @@ afterAll(async () => {
   await gw?.close();
   await sim?.close();
   await site?.close();
+  await hooks?.close();
 });
 
 /** Calls a route (by its document path template and the concrete path), checks the answer, returns its body. */
@@ -94,8 +99,9 @@ describe('real answers against the public OpenAPI document', () => {
     expect((await call('POST', '/v1/browser-scrape', '/v1/browser-scrape', { body: { url: site.url, screenshot: 'yes' } })).status).toBe(400);
   });
 
-  it('a crawl: created, paused, resumed, followed, its items and their artifacts', async () => {
-    const created = await call('POST', '/v1/crawl', '/v1/crawl', { body: { urls: [`${site.url}/`], max_pages: 20 } });
+  it('a crawl: created, paused, resumed, followed, its items and their artifacts, its webhook deliveries', async () => {
+    const webhook = { url: hooks.url, secret: 'whsec_openapi-responses-0123', events: ['crawl.page', 'crawl.completed'], payload: 'thin' };
+    const created = await call('POST', '/v1/crawl', '/v1/crawl', { body: { urls: [`${site.url}/`], max_pages: 20, webhook } });
     expect(created.status).toBe(202);
     const id = created.json().crawl.id as string;
     // Paused while still queued or running (the demo site takes a second or two); a second pause is refused.
@@ -123,6 +129,20 @@ describe('real answers against the public OpenAPI document', () => {
       expect((await call('GET', '/v1/runs/{run_id}/artifacts/{key}', a.url)).status).toBe(200);
     }
     expect((await call('GET', '/v1/crawl/{crawl_id}/items', `/v1/crawl/${id}/items?cursor=nope`)).status).toBe(400);
+    // Its webhook deliveries, once one was delivered on its second attempt; a crawl without a webhook has none.
+    const deliveries = () => call('GET', '/v1/crawl/{crawl_id}/webhooks', `/v1/crawl/${id}/webhooks?limit=100`);
+    const retried = (d: Json) => d.status === 'delivered' && d.attempts === 2 && d.last_outcome.http_status === 204;
+    let hooked = (await deliveries()).json();
+    for (let i = 0; i < 100 && !(hooked.deliveries as Json[]).some(retried); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      hooked = (await deliveries()).json();
+    }
+    expect((hooked.deliveries as Json[]).some(retried)).toBe(true);
+    const paged = await call('GET', '/v1/crawl/{crawl_id}/webhooks', `/v1/crawl/${id}/webhooks?limit=1`);
+    expect((await call('GET', '/v1/crawl/{crawl_id}/webhooks', `/v1/crawl/${id}/webhooks?cursor=${paged.json().next_cursor}`)).status).toBe(200);
+    expect((await call('GET', '/v1/crawl/{crawl_id}/webhooks', `/v1/crawl/${other}/webhooks`)).json()).toEqual({ deliveries: [], next_cursor: null });
+    expect((await call('GET', '/v1/crawl/{crawl_id}/webhooks', `/v1/crawl/${id}/webhooks?cursor=nope`)).status).toBe(400);
+    expect((await call('GET', '/v1/crawl/{crawl_id}/webhooks', '/v1/crawl/crawl_nobody/webhooks')).status).toBe(404);
     expect((await call('GET', '/v1/crawl/{crawl_id}', '/v1/crawl/crawl_nobody')).status).toBe(404);
     expect((await call('POST', '/v1/crawl', '/v1/crawl', { body: { urls: [] } })).status).toBe(400);
   });

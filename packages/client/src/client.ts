@@ -17,6 +17,7 @@ import type {
   PublicRun,
   TrendsJob,
   TrendsRequest,
+  WebhookDeliveriesPage,
 } from './types.ts';
 
 export interface TrawlClientOptions {
@@ -36,6 +37,10 @@ export interface CreateOptions {
 export interface ReadOptions {
   signal?: AbortSignal;
 }
+
+/** A page of a crawl's list: `limit` entries (1–100, default 100) after `cursor` (the first page without one). */
+export type PageOptions = { cursor?: string; limit?: number } & ReadOptions;
+const pageQuery = (o: PageOptions) => ({ limit: o.limit ?? 100, ...(o.cursor ? { cursor: o.cursor } : {}) });
 
 export interface CrawlItemsOptions extends ReadOptions {
   /** Items per request, 1–100 (default 100). */
@@ -128,9 +133,13 @@ export function createTrawlClient(opts: TrawlClientOptions) {
     },
 
     /** One page of items after `cursor` (the first page without one). */
-    async crawlItemsPage(crawlId: string, o: { cursor?: string; limit?: number } & ReadOptions = {}): Promise<CrawlItemsPage> {
-      const query = { limit: o.limit ?? 100, ...(o.cursor ? { cursor: o.cursor } : {}) };
-      return (await call(() => raw.GET('/v1/crawl/{crawl_id}/items', { params: { path: { crawl_id: crawlId }, query }, signal: o.signal }))).data;
+    async crawlItemsPage(crawlId: string, o: PageOptions = {}): Promise<CrawlItemsPage> {
+      return (await call(() => raw.GET('/v1/crawl/{crawl_id}/items', { params: { path: { crawl_id: crawlId }, query: pageQuery(o) }, signal: o.signal }))).data;
+    },
+
+    /** One page of the crawl's webhook events, each with its delivery status and last outcome (GET …/webhooks). */
+    async crawlWebhookDeliveries(crawlId: string, o: PageOptions = {}): Promise<WebhookDeliveriesPage> {
+      return (await call(() => raw.GET('/v1/crawl/{crawl_id}/webhooks', { params: { path: { crawl_id: crawlId }, query: pageQuery(o) }, signal: o.signal }))).data;
     },
 
     /**

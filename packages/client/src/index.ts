@@ -1,4 +1,4 @@
-export { createTrawlClient, type TrawlClient, type TrawlClientOptions, type CreateOptions, type ReadOptions, type CrawlItemsOptions, type CrawlEventsOptions, type WaitOptions } from './client.ts';
+export { createTrawlClient, type TrawlClient, type TrawlClientOptions, type CreateOptions, type ReadOptions, type CrawlItemsOptions, type CrawlEventsOptions, type WaitOptions, type PageOptions } from './client.ts';
 export { TrawlApiError, TrawlNetworkError, UNEXPECTED_RESPONSE } from './errors.ts';
 export type { ArtifactDownload, ArtifactRef } from './artifacts.ts';
 export type { RawClient } from './openapi-fetch-adapter.ts';

@@ -114,6 +114,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crawl/{crawl_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The crawl's webhook events, each with its delivery status, attempts and last outcome, with an opaque cursor
+         * @description Every event of the crawl's webhook (see `webhook` on `POST /v1/crawl`) in the order it was queued, `limit` at a time, each with how its delivery went: `status` (`pending` while queued, in flight or waiting for a retry; `delivered` on a 2xx answer; `failed` once given up), `attempts`, when the last attempt started and, while pending, when the next is due, and the last finished attempt's outcome (`reason` `none` or a failure reason as in `diagnostics.webhooks.failure_reasons`, the receiver's HTTP status, the attempt's duration). `id` is the event id sent for deduplication; a `crawl.page` event names its item. Never the URL, the secret, a signature, a header or a body. A crawl without a webhook answers an empty list. The cursor stays valid while events are queued; `next_cursor` is `null` once every event was read and none will be queued. Kept as long as the crawl.
+         */
+        get: operations["listCrawlWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crawl/{crawl_id}/pause": {
         parameters: {
             query?: never;
@@ -804,6 +824,49 @@ export interface components {
         Usage: {
             cost_units: number;
             budget_exhausted: boolean;
+        };
+        WebhookDeliveriesPage: {
+            /** @description In queueing order; [] for a crawl without a webhook. */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Opaque. null when no more events exist yet and none will be queued (the crawl and its events have ended, or it has no webhook). */
+            next_cursor: string | null;
+        };
+        /** @description One event of the crawl's webhook and how its delivery went. Never the URL, the secret, a header or a body. */
+        WebhookDelivery: {
+            /** @description The event id: the body's `id` and the Trawl-Event-Id header, the same at every attempt (deduplicate by it). */
+            id: string;
+            /** @enum {string} */
+            event: "crawl.started" | "crawl.page" | "crawl.completed" | "crawl.failed";
+            /**
+             * Format: date-time
+             * @description When the event was queued.
+             */
+            created_at: string;
+            /**
+             * @description pending (queued, in flight or waiting for a retry), delivered (a 2xx answer) or failed (given up: attempts spent or a permanent refusal).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Attempts started so far (the last one's Trawl-Delivery-Attempt). */
+            attempts: number;
+            /** @description When the last attempt started; null before the first. */
+            last_attempt_at: string | null;
+            /** @description Pending only: when the next attempt is due; null while an attempt is in flight and once settled. */
+            next_attempt_at: string | null;
+            /** @description The last finished attempt; null before one finished. */
+            last_outcome: {
+                /**
+                 * @description none for a 2xx answer, else why the attempt failed (as in diagnostics.webhooks.failure_reasons).
+                 * @enum {string}
+                 */
+                reason: "none" | "timeout" | "network" | "http_5xx" | "http_429" | "http_408" | "http_4xx" | "http_3xx" | "blocked_target" | "gone";
+                /** @description The receiver's status; null when it never answered (timeout, network, a refused target, the item gone). */
+                http_status: number | null;
+                /** @description From sending the attempt to its answer or failure. */
+                duration_ms: number;
+            } | null;
+            /** @description crawl.page: the item (GET …/items) the event carries; null for the other events. */
+            item_id: string | null;
         };
         WebhookDiagnostics: {
             /** @description Events queued for delivery. */
@@ -1709,7 +1772,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from next_cursor. */
                 cursor?: string;
-                /** @description Items per page, 1 to 100 (default 20). */
+                /** @description Entries per page, 1 to 100 (default 20). */
                 limit?: number;
             };
             header?: never;
@@ -1736,6 +1799,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CrawlItemsPage"];
+                };
+            };
+            /** @description Error: `validation_error`, `unsupported_feature`. */
+            400: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `authentication_required`. */
+            401: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `crawl_not_found`. */
+            404: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `rate_limited`: whole seconds until a request would pass (never 0). Absent with `quota_exceeded` (do not retry until the quota changes). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+        };
+    };
+    listCrawlWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from next_cursor. */
+                cursor?: string;
+                /** @description Entries per page, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The crawl id (`crawl_…`) returned when the crawl was created. */
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events with their delivery outcomes. */
+            200: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesPage"];
                 };
             };
             /** @description Error: `validation_error`, `unsupported_feature`. */

@@ -27,6 +27,7 @@ export const V1_ROUTE_RATE_CLASSES = {
   'POST /v1/crawl': 'crawl_create',
   'GET /v1/crawl/:crawl_id': 'reads',
   'GET /v1/crawl/:crawl_id/items': 'reads',
+  'GET /v1/crawl/:crawl_id/webhooks': 'reads',
   'POST /v1/crawl/:crawl_id/pause': 'reads',
   'POST /v1/crawl/:crawl_id/resume': 'reads',
   'DELETE /v1/crawl/:crawl_id': 'reads',

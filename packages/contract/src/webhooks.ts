@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpUrl } from './common.ts';
+import { HttpUrl, Timestamp } from './common.ts';
 
 /** Events a crawl's webhook may ask for (POST /v1/crawl `webhook.events`). */
 export const WEBHOOK_EVENTS = ['crawl.started', 'crawl.page', 'crawl.completed', 'crawl.failed'] as const;
@@ -63,3 +63,38 @@ export const WebhookDiagnostics = z
   })
   .meta({ id: 'WebhookDiagnostics' });
 export type WebhookDiagnostics = z.infer<typeof WebhookDiagnostics>;
+
+/** Delivery states of one event (GET /v1/crawl/{id}/webhooks). */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+export const WebhookDelivery = z
+  .strictObject({
+    id: z.string().meta({ description: 'The event id: the body\'s `id` and the Trawl-Event-Id header, the same at every attempt (deduplicate by it).' }),
+    event: z.enum(WEBHOOK_EVENTS),
+    created_at: Timestamp.meta({ description: 'When the event was queued.' }),
+    status: z
+      .enum(WEBHOOK_DELIVERY_STATUSES)
+      .meta({ description: 'pending (queued, in flight or waiting for a retry), delivered (a 2xx answer) or failed (given up: attempts spent or a permanent refusal).' }),
+    attempts: Count.meta({ description: 'Attempts started so far (the last one\'s Trawl-Delivery-Attempt).' }),
+    last_attempt_at: Timestamp.nullable().meta({ description: 'When the last attempt started; null before the first.' }),
+    next_attempt_at: Timestamp.nullable().meta({ description: 'Pending only: when the next attempt is due; null while an attempt is in flight and once settled.' }),
+    last_outcome: z
+      .strictObject({
+        reason: z.enum(['none', ...WEBHOOK_FAILURE_NAMES]).meta({ description: 'none for a 2xx answer, else why the attempt failed (as in diagnostics.webhooks.failure_reasons).' }),
+        http_status: z.int().min(100).max(999).nullable().meta({ description: 'The receiver\'s status; null when it never answered (timeout, network, a refused target, the item gone).' }),
+        duration_ms: Count.meta({ description: 'From sending the attempt to its answer or failure.' }),
+      })
+      .nullable()
+      .meta({ description: 'The last finished attempt; null before one finished.' }),
+    item_id: z.string().nullable().meta({ description: 'crawl.page: the item (GET …/items) the event carries; null for the other events.' }),
+  })
+  .meta({ id: 'WebhookDelivery', description: 'One event of the crawl\'s webhook and how its delivery went. Never the URL, the secret, a header or a body.' });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveriesPage = z
+  .strictObject({
+    deliveries: z.array(WebhookDelivery).meta({ description: 'In queueing order; [] for a crawl without a webhook.' }),
+    next_cursor: z.string().nullable().meta({ description: 'Opaque. null when no more events exist yet and none will be queued (the crawl and its events have ended, or it has no webhook).' }),
+  })
+  .meta({ id: 'WebhookDeliveriesPage' });
+export type WebhookDeliveriesPage = z.infer<typeof WebhookDeliveriesPage>;

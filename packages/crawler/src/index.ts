@@ -3,12 +3,14 @@ export {
   createCrawl,
   getCrawlJob,
   listItems,
+  listWebhookDeliveries,
   crawlRunSource,
   setCrawlPaused,
   cancelTeamCrawl,
   type CancelResult,
   type CrawlServices,
   type CreateCrawlResult,
+  type ListResult,
 } from './api/crawl-service.ts';
 export { crawlJobView, itemView, type StoredItem } from './api/views.ts';
 export { openCrawlEvents, type CrawlStreamEvent, type EventStreamOptions, type EventStreamStart } from './api/events.ts';

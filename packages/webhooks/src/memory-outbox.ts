@@ -1,8 +1,14 @@
 import {
+  claimedRecord,
   claimToken,
   emptyStats,
   parseClaimToken,
+  queuedRecord,
+  settledRecord,
+  type AttemptReport,
   type ClaimedDelivery,
+  type DeliveryLogPage,
+  type DeliveryRecord,
   type DeliveryOutcome,
   type OutboxEntry,
   type StreamConfig,
@@ -18,12 +24,16 @@ interface Stream {
   ended: boolean;
   stats: WebhookStats;
   forgetAt: number | null;
+  /** The delivery log, by queueing position. */
+  log: DeliveryRecord[];
 }
 interface Delivery {
   crawl_id: string;
   entry: OutboxEntry;
   attempt: number;
   due: number;
+  /** Its record's position in the stream's log. */
+  pos: number;
 }
 
 /** The outbox in the process's memory (TRAWL_DATA_DIR=:memory:). Single-threaded: every method is atomic. */
@@ -44,7 +54,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
 
   async open(crawlId: string, config: StreamConfig): Promise<void> {
     if (this.stream(crawlId)) throw new Error('webhook stream already exists');
-    this.streams.set(crawlId, { config: { ...config }, cursor: 0, started: false, ended: false, stats: emptyStats(), forgetAt: null });
+    this.streams.set(crawlId, { config: { ...config }, cursor: 0, started: false, ended: false, stats: emptyStats(), forgetAt: null, log: [] });
   }
 
   async state(crawlId: string): Promise<StreamState | null> {
@@ -57,7 +67,8 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
     if (!s || s.ended || s.cursor !== expect.cursor || s.started !== expect.started) return false;
     for (const entry of entries) {
       if (this.deliveries.has(entry.id)) continue;
-      this.deliveries.set(entry.id, { crawl_id: crawlId, entry: { ...entry }, attempt: 0, due: now });
+      this.deliveries.set(entry.id, { crawl_id: crawlId, entry: { ...entry }, attempt: 0, due: now, pos: s.log.length });
+      s.log.push(queuedRecord(entry, now));
       s.stats.events += 1;
       s.stats.pending += 1;
     }
@@ -88,12 +99,13 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
       }
       d.attempt += 1;
       d.due = now + leaseMs;
+      s.log[d.pos] = claimedRecord(s.log[d.pos], d.attempt, now);
       out.push({ crawl_id: d.crawl_id, entry: { ...d.entry }, attempt: d.attempt, token: claimToken(id, d.attempt), config: { ...s.config } });
     }
     return out;
   }
 
-  async settle(token: string, outcome: DeliveryOutcome): Promise<number | null> {
+  async settle(token: string, outcome: DeliveryOutcome, report: AttemptReport): Promise<number | null> {
     const t = parseClaimToken(token);
     const d = t && this.deliveries.get(t.id);
     if (!t || !d || d.attempt !== t.attempt) return null;
@@ -102,6 +114,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
       this.deliveries.delete(t.id);
       return null;
     }
+    s.log[d.pos] = settledRecord(s.log[d.pos], outcome, report);
     if (outcome.kind !== 'delivered') s.stats.failure_reasons[outcome.reason] = (s.stats.failure_reasons[outcome.reason] ?? 0) + 1;
     if (outcome.kind === 'retry') {
       d.due = outcome.at;
@@ -117,5 +130,10 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
   async stats(crawlId: string): Promise<WebhookStats | null> {
     const s = this.stream(crawlId);
     return s ? { ...s.stats, failure_reasons: { ...s.stats.failure_reasons } } : null;
+  }
+
+  async deliveryLog(crawlId: string, from: number, limit: number): Promise<DeliveryLogPage | null> {
+    const s = this.stream(crawlId);
+    return s ? { records: s.log.slice(from, from + limit).map((r) => ({ ...r })), events: s.log.length, ended: s.ended } : null;
   }
 }

@@ -39,6 +39,64 @@ export interface ClaimedDelivery {
 
 export type DeliveryOutcome = { kind: 'delivered' } | { kind: 'failed'; reason: WebhookFailure } | { kind: 'retry'; reason: WebhookFailure; at: number };
 
+/** What one finished attempt showed, for the crawl's delivery log: never the URL, a header or a body. */
+export interface AttemptReport {
+  /** The receiver's answer, or null when there was none (timeout, network, a refused target, the item gone). */
+  http_status: number | null;
+  /** From sending to the answer or the failure. */
+  duration_ms: number;
+}
+
+/**
+ * One event of a crawl as its delivery log keeps it (GET /v1/crawl/{id}/webhooks), from queueing until the stream
+ * is forgotten (the crawl's retention), whether it was delivered, given up or is still pending. Fixed-size: no
+ * URL, secret, header or body.
+ */
+export interface DeliveryRecord {
+  id: string;
+  type: WebhookEvent;
+  seq: number | null;
+  created_at: string;
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts started (the last one's Trawl-Delivery-Attempt). */
+  attempts: number;
+  /** Epoch ms the last attempt started; null before the first. */
+  last_attempt_at: number | null;
+  /** Pending only: epoch ms the next attempt is due; null while an attempt is in flight (and once settled). */
+  next_attempt_at: number | null;
+  /** The last finished attempt; null before one finished. */
+  last_outcome: ({ reason: WebhookFailure | 'none' } & AttemptReport) | null;
+}
+
+/** A page of a crawl's delivery log, by queueing position. */
+export interface DeliveryLogPage {
+  records: DeliveryRecord[];
+  /** Events queued so far (positions [0, events)). */
+  events: number;
+  /** No event will be queued any more. */
+  ended: boolean;
+}
+
+/** A new record in the log: the event just queued, due at `now`. */
+export function queuedRecord(entry: OutboxEntry, now: number): DeliveryRecord {
+  return { ...entry, status: 'pending', attempts: 0, last_attempt_at: null, next_attempt_at: now, last_outcome: null };
+}
+
+/** The record after an attempt was claimed (started at `now`). */
+export function claimedRecord(r: DeliveryRecord, attempt: number, now: number): DeliveryRecord {
+  return { ...r, attempts: attempt, last_attempt_at: now, next_attempt_at: null };
+}
+
+/** The record after an attempt was settled. */
+export function settledRecord(r: DeliveryRecord, outcome: DeliveryOutcome, report: AttemptReport): DeliveryRecord {
+  return {
+    ...r,
+    status: outcome.kind === 'retry' ? 'pending' : outcome.kind,
+    next_attempt_at: outcome.kind === 'retry' ? outcome.at : null,
+    last_outcome: { reason: outcome.kind === 'delivered' ? 'none' : outcome.reason, http_status: report.http_status, duration_ms: Math.max(0, Math.round(report.duration_ms)) },
+  };
+}
+
 export interface WebhookStats {
   events: number;
   delivered: number;
@@ -74,9 +132,17 @@ export interface WebhookOutbox {
   openStreams(limit: number): Promise<string[]>;
   /** Takes up to `max` deliveries due at `now` (attempt + 1), each for `leaseMs`. */
   claim(now: number, max: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** Settles a claim; the stream's pending count after it, or null when the claim was lost (nothing changed). */
-  settle(token: string, outcome: DeliveryOutcome): Promise<number | null>;
+  /**
+   * Settles a claim, writing the attempt's report to the crawl's delivery log; the stream's pending count after it,
+   * or null when the claim was lost (nothing changed).
+   */
+  settle(token: string, outcome: DeliveryOutcome, report: AttemptReport): Promise<number | null>;
   stats(crawlId: string): Promise<WebhookStats | null>;
+  /**
+   * The crawl's delivery log: up to `limit` records from queueing position `from`, in queueing order; null when
+   * the crawl has no stream (no webhook, or forgotten). Kept as long as the stream, at most one record per event.
+   */
+  deliveryLog(crawlId: string, from: number, limit: number): Promise<DeliveryLogPage | null>;
 }
 
 /** Event ids: stable for a crawl and event, so a repeated queueing or delivery carries the same id. */

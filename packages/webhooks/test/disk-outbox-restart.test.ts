@@ -22,7 +22,11 @@ it('embedded mode: a process killed mid-delivery loses nothing; after a restart 
     expect(await o.claim(now + 500, 10, 1_000)).toEqual([]);
     const again = await o.claim(now + 1_000, 10, 1_000);
     expect(again.map((c) => [c.entry.id, c.attempt])).toEqual([[entry.id, 2]]);
-    expect(await o.settle(again[0].token, { kind: 'delivered' })).toBe(0);
+    expect(await o.settle(again[0].token, { kind: 'delivered' }, { http_status: 200, duration_ms: 5 })).toBe(0);
+    // The delivery log tells the whole story: two attempts (the first died with its process), then delivered.
+    expect((await o.deliveryLog('crawl_r', 0, 10))?.records).toEqual([
+      { ...entry, status: 'delivered', attempts: 2, last_attempt_at: now + 1_000, next_attempt_at: null, last_outcome: { reason: 'none', http_status: 200, duration_ms: 5 } },
+    ]);
     await kv.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

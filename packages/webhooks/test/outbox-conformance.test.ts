@@ -16,6 +16,7 @@ const CONFIG: StreamConfig = { url: 'http://hooks.test/in', events: ['crawl.page
 const NOW = Date.now();
 const page = (crawl: string, seq: number): OutboxEntry => ({ id: eventId(crawl, 'crawl.page', seq), type: 'crawl.page', seq, created_at: new Date(NOW).toISOString() });
 const DAY = 86_400_000;
+const OK = { http_status: 200, duration_ms: 12 };
 
 describe.each(backends)('webhook outbox conformance: %s', (_name, make) => {
   it('advances by compare and set, queueing each event once', async () => {
@@ -46,15 +47,15 @@ describe.each(backends)('webhook outbox conformance: %s', (_name, make) => {
     expect(await o.claim(NOW + 999, 10, 1_000)).toEqual([]);
     const again = await o.claim(NOW + 1_000, 1, 1_000);
     expect(again.map((c) => c.attempt)).toEqual([2]);
-    expect(await o.settle(first[0].token, { kind: 'delivered' })).toBeNull();
-    expect(await o.settle(again[0].token, { kind: 'delivered' })).toBe(1);
-    expect(await o.settle(again[0].token, { kind: 'delivered' })).toBeNull();
+    expect(await o.settle(first[0].token, { kind: 'delivered' }, OK)).toBeNull();
+    expect(await o.settle(again[0].token, { kind: 'delivered' }, OK)).toBe(1);
+    expect(await o.settle(again[0].token, { kind: 'delivered' }, OK)).toBeNull();
     // A retry comes due at its time, counted; giving up settles it as failed.
-    expect(await o.settle(first[1].token, { kind: 'retry', reason: 'timeout', at: NOW + 5_000 })).toBe(1);
+    expect(await o.settle(first[1].token, { kind: 'retry', reason: 'timeout', at: NOW + 5_000 }, OK)).toBe(1);
     expect(await o.claim(NOW + 4_999, 10, 1_000)).toEqual([]);
     const retried = await o.claim(NOW + 5_000, 10, 1_000);
     expect(retried.map((c) => c.attempt)).toEqual([2]);
-    expect(await o.settle(retried[0].token, { kind: 'failed', reason: 'http_4xx' })).toBe(0);
+    expect(await o.settle(retried[0].token, { kind: 'failed', reason: 'http_4xx' }, OK)).toBe(0);
     expect(await o.stats('crawl_b')).toEqual({ events: 2, delivered: 1, failed: 1, pending: 0, retries: 1, failure_reasons: { timeout: 1, http_4xx: 1 } });
     expect(await o.claim(NOW + DAY, 10, 1_000)).toEqual([]);
   });
@@ -68,8 +69,51 @@ describe.each(backends)('webhook outbox conformance: %s', (_name, make) => {
     expect(await o.advance('crawl_c', { cursor: 0, started: true }, { cursor: 0, started: true, ended: true }, [], NOW, DAY)).toBe(false);
     const [c] = await o.claim(NOW, 10, 1_000);
     expect(c.entry).toEqual(end);
-    expect(await o.settle(c.token, { kind: 'delivered' })).toBe(0);
+    expect(await o.settle(c.token, { kind: 'delivered' }, OK)).toBe(0);
     expect((await o.state('crawl_c'))?.ended).toBe(true);
     expect(await o.stats('crawl_missing')).toBeNull();
+  });
+
+  it('keeps a delivery log: one record per event in queueing order, each attempt and outcome, paged, forgotten with the stream', async () => {
+    const o = make();
+    await o.open('crawl_d', CONFIG);
+    expect(await o.deliveryLog('crawl_d', 0, 10)).toEqual({ records: [], events: 0, ended: false });
+    const entries = [0, 1, 2].map((seq) => page('crawl_d', seq));
+    await o.advance('crawl_d', { cursor: 0, started: false }, { cursor: 3, started: false, ended: false }, entries, NOW, DAY);
+    // Queued again by a repeated pump: still one record.
+    await o.advance('crawl_d', { cursor: 3, started: false }, { cursor: 3, started: true, ended: false }, [entries[2]], NOW, DAY);
+    const queued = await o.deliveryLog('crawl_d', 0, 10);
+    expect(queued?.events).toBe(3);
+    expect(queued?.records[0]).toEqual({ ...entries[0], status: 'pending', attempts: 0, last_attempt_at: null, next_attempt_at: NOW, last_outcome: null });
+
+    const claimed = await o.claim(NOW + 1, 10, 1_000);
+    const token = (seq: number) => claimed.find((c) => c.entry.seq === seq)!.token;
+    // In flight: the attempt has started, no outcome yet, nothing due.
+    expect((await o.deliveryLog('crawl_d', 0, 1))?.records[0]).toMatchObject({ status: 'pending', attempts: 1, last_attempt_at: NOW + 1, next_attempt_at: null, last_outcome: null });
+    await o.settle(token(0), { kind: 'retry', reason: 'http_5xx', at: NOW + 500 }, { http_status: 503, duration_ms: 7 });
+    await o.settle(token(1), { kind: 'failed', reason: 'timeout' }, { http_status: null, duration_ms: 400 });
+    await o.settle(token(2), { kind: 'delivered' }, { http_status: 204, duration_ms: 3.6 });
+    const [second] = await o.claim(NOW + 500, 10, 1_000);
+    await o.settle(second.token, { kind: 'delivered' }, OK);
+
+    const log = await o.deliveryLog('crawl_d', 0, 10);
+    expect(log?.records.map((r) => [r.id, r.status, r.attempts, r.next_attempt_at, r.last_outcome])).toEqual([
+      [entries[0].id, 'delivered', 2, null, { reason: 'none', http_status: 200, duration_ms: 12 }],
+      [entries[1].id, 'failed', 1, null, { reason: 'timeout', http_status: null, duration_ms: 400 }],
+      [entries[2].id, 'delivered', 1, null, { reason: 'none', http_status: 204, duration_ms: 4 }],
+    ]);
+    expect(log?.records[0].last_attempt_at).toBe(NOW + 500);
+    // Paged by position.
+    expect((await o.deliveryLog('crawl_d', 1, 1))?.records.map((r) => r.id)).toEqual([entries[1].id]);
+    expect((await o.deliveryLog('crawl_d', 3, 10))?.records).toEqual([]);
+    expect(await o.deliveryLog('crawl_missing', 0, 10)).toBeNull();
+
+    // Ended: the end's record joins the log, which is kept as long as the stream, then forgotten with it.
+    const end: OutboxEntry = { id: eventId('crawl_d', 'crawl.completed', null), type: 'crawl.completed', seq: null, created_at: new Date(NOW).toISOString() };
+    await o.advance('crawl_d', { cursor: 3, started: true }, { cursor: 3, started: true, ended: true }, [end], Date.now(), 300);
+    const ended = await o.deliveryLog('crawl_d', 3, 10);
+    expect(ended).toMatchObject({ events: 4, ended: true, records: [{ id: end.id, type: 'crawl.completed', seq: null, status: 'pending' }] });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await o.deliveryLog('crawl_d', 0, 10)).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import {
   CRAWL_PAUSED,
   CRAWL_REQUEST,
   CRAWL_RUNNING,
+  CRAWL_WEBHOOK_DELIVERIES,
 } from './examples/crawl-examples.ts';
 import { BROWSER_SCRAPE_RESPONSE, EXAMPLE_SITE, FETCH_RESPONSE, HAR_EXAMPLE, PAGE_HTML, PAGE_MARKDOWN } from './examples/page-examples.ts';
 import { TRENDS_GRAIN, TRENDS_JOB_COMPLETED, TRENDS_JOB_FAILED, TRENDS_JOB_QUEUED } from './examples/trends-examples.ts';
@@ -88,6 +89,16 @@ Links are followed within \`scope\` (each seed anchors its own) up to \`max_dept
       'Delivered pages of a crawl in delivery order, `limit` at a time. Pass `next_cursor` back as `cursor` to go on; a cursor stays valid while the crawl runs and after it ends, and `next_cursor` is `null` only when the crawl has ended and every item was read. Artifact URLs of an item carry `crawl_id`: follow them exactly as returned.',
     responses: { 200: { description: 'One page of items.', examples: json({ page: { summary: 'A page of one item', value: CRAWL_ITEMS } }) } },
   },
+  listCrawlWebhookDeliveries: {
+    description:
+      "Every event of the crawl's webhook (see `webhook` on `POST /v1/crawl`) in the order it was queued, `limit` at a time, each with how its delivery went: `status` (`pending` while queued, in flight or waiting for a retry; `delivered` on a 2xx answer; `failed` once given up), `attempts`, when the last attempt started and, while pending, when the next is due, and the last finished attempt's outcome (`reason` `none` or a failure reason as in `diagnostics.webhooks.failure_reasons`, the receiver's HTTP status, the attempt's duration). `id` is the event id sent for deduplication; a `crawl.page` event names its item. Never the URL, the secret, a signature, a header or a body. A crawl without a webhook answers an empty list. The cursor stays valid while events are queued; `next_cursor` is `null` once every event was read and none will be queued. Kept as long as the crawl.",
+    responses: {
+      200: {
+        description: 'One page of events with their delivery outcomes.',
+        examples: json({ page: { summary: 'Delivered after a retry, refused, waiting for a retry, in flight', value: CRAWL_WEBHOOK_DELIVERIES } }),
+      },
+    },
+  },
   pauseCrawl: {
     description: 'Pauses a queued or running crawl: no new page is leased until it is resumed (pages in flight finish). Any other status: 400 `invalid_request`.',
     responses: { 200: { description: 'The paused crawl.', examples: json({ paused: { summary: 'A paused crawl', value: CRAWL_PAUSED } }) } },
@@ -161,5 +172,5 @@ export const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   job_id: 'The job id (`job_…`) returned when the job was created.',
   key: 'The artifact key as listed: markdown, html, screenshot or har.',
   cursor: 'Opaque cursor from a previous page\'s `next_cursor`; absent for the first page.',
-  limit: 'Items per page, 1 to 100 (default 20).',
+  limit: 'Entries per page, 1 to 100 (default 20).',
 };

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, type ErrorCode } from '@trawl/contract';
-import { cancelTeamCrawl, createCrawl, getCrawlJob, listItems, PlanError, setCrawlPaused } from '@trawl/crawler';
+import { CrawlCreateResponse, CrawlItemsPage, CrawlRequest, CrawlResponse, WebhookDeliveriesPage, type ErrorCode } from '@trawl/contract';
+import { cancelTeamCrawl, createCrawl, getCrawlJob, listItems, listWebhookDeliveries, PlanError, setCrawlPaused, type ListResult } from '@trawl/crawler';
 import { ApiError, quotaExceededError } from '../api-error.ts';
 import type { GatewayContext } from '../context.ts';
 import { idempotencyFor, refusal, withIdempotency } from '../idempotency.ts';
@@ -10,7 +10,8 @@ import { teamOf } from '../plugins/auth.ts';
 import { AUTH_ERRORS, BEARER_SECURITY, CREATION_ERRORS, IdempotencyHeaders, responses } from '../route-schema.ts';
 
 const CrawlParams = z.strictObject({ crawl_id: z.string().min(1).max(200) });
-const ItemsQuery = z.strictObject({
+/** A page of a crawl's list (items, webhook deliveries). */
+const PageQuery = z.strictObject({
   cursor: z.string().min(1).max(64).optional().meta({ description: 'Opaque cursor from next_cursor.' }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
@@ -19,6 +20,12 @@ export function crawlRoutes(ctx: GatewayContext) {
   const idem = idempotencyFor(ctx, 'crawl');
   const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'];
+  /** A paged list's answer, or its error: a cursor of another list (or none of ours) is 400, a missing crawl 404. */
+  function pageOrError<P>(crawl_id: string, r: ListResult<P>): P {
+    if (r.ok) return r.page;
+    if (r.reason === 'bad_cursor') throw new ApiError('validation_error', 'cursor is not a cursor of this list', { details: { field: 'cursor' } });
+    throw notFound(crawl_id);
+  }
 
   return async function (plain: FastifyInstance) {
     // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
@@ -92,19 +99,35 @@ export function crawlRoutes(ctx: GatewayContext) {
           summary: 'Delivered pages of a crawl, in delivery order, with an opaque cursor (stable while the crawl runs)',
           security: BEARER_SECURITY,
           params: CrawlParams,
-          querystring: ItemsQuery,
+          querystring: PageQuery,
           response: responses({ 200: CrawlItemsPage }, readErrors),
         },
       },
       async (request) => {
         const { crawl_id } = request.params;
         const { cursor, limit } = request.query;
-        const r = await listItems(ctx.crawl, teamOf(request), crawl_id, cursor, limit);
-        if (r.ok) return r.page;
-        if (r.reason === 'bad_cursor') {
-          throw new ApiError('validation_error', 'cursor is not a cursor of this API', { details: { field: 'cursor' } });
-        }
-        throw notFound(crawl_id);
+        return pageOrError(crawl_id, await listItems(ctx.crawl, teamOf(request), crawl_id, cursor, limit));
+      },
+    );
+
+    app.get(
+      '/v1/crawl/:crawl_id/webhooks',
+      {
+        config: { scope: 'crawl', rateClass: 'reads' },
+        schema: {
+          operationId: 'listCrawlWebhookDeliveries',
+          tags: ['crawl'],
+          summary: "The crawl's webhook events, each with its delivery status, attempts and last outcome, with an opaque cursor",
+          security: BEARER_SECURITY,
+          params: CrawlParams,
+          querystring: PageQuery,
+          response: responses({ 200: WebhookDeliveriesPage }, readErrors),
+        },
+      },
+      async (request) => {
+        const { crawl_id } = request.params;
+        const { cursor, limit } = request.query;
+        return pageOrError(crawl_id, await listWebhookDeliveries(ctx.crawl, teamOf(request), crawl_id, cursor, limit));
       },
     );
 

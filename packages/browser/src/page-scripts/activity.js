@@ -230,6 +230,76 @@
       }),
     );
   }
+  // Work a scheduler posts through a MessageChannel (React's scheduler does, as do setImmediate polyfills): like a
+  // timer due now, a message posted to a port of this page and not yet handled is work to wait for, until its
+  // handler has once run without adding text. Counted, not timed, so a renderer starved of CPU between two slices
+  // does not look quiet. A message whose port went elsewhere (a worker) stops counting after holdMs.
+  const partners = new WeakMap();
+  const portRecs = new WeakMap();
+  const handlers = new WeakMap();
+  let posted = [];
+  const MAX_POSTED = 1000;
+  const MESSAGE_HOLD_MS = 1000;
+  if (typeof MessageChannel === 'function' && typeof MessagePort === 'function') {
+    define(
+      window,
+      'MessageChannel',
+      new Proxy(MessageChannel, {
+        construct(target, args, newTarget) {
+          const ch = Reflect.construct(target, args, newTarget);
+          partners.set(ch.port1, ch.port2);
+          partners.set(ch.port2, ch.port1);
+          return ch;
+        },
+      }),
+    );
+    define(
+      MessagePort.prototype,
+      'postMessage',
+      new Proxy(MessagePort.prototype.postMessage, {
+        apply(target, self, args) {
+          const to = partners.get(self);
+          if (to && posted.length < MAX_POSTED) posted.push({ t: now(), to });
+          return Reflect.apply(target, self, args);
+        },
+      }),
+    );
+    const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+    if (onmessage && onmessage.set && onmessage.get) {
+      Object.defineProperty(MessagePort.prototype, 'onmessage', {
+        configurable: true,
+        enumerable: onmessage.enumerable,
+        get() {
+          const h = onmessage.get.call(this);
+          return (h && handlers.get(h)) || h;
+        },
+        set(fn) {
+          onmessage.set.call(this, typeof fn === 'function' ? portHandler(this, fn) : fn);
+        },
+      });
+    }
+  }
+  /** The handler a port runs: takes the message off the pending list, and runs as a tick once it adds nothing. */
+  function portHandler(port, fn) {
+    const rec = recOf(fn);
+    portRecs.set(port, rec);
+    const wrapped = function (ev) {
+      const i = posted.findIndex((p) => p.to === this);
+      if (i >= 0) posted.splice(i, 1);
+      return run(rec, fn, this, [ev]);
+    };
+    handlers.set(wrapped, fn);
+    return wrapped;
+  }
+  /** Whether a message posted to a port of this page waits to be handled by a handler still worth running. */
+  function messagesPending(t) {
+    if (posted.length === 0) return false;
+    posted = posted.filter((p) => t - p.t < MESSAGE_HOLD_MS);
+    return posted.some((p) => {
+      const rec = portRecs.get(p.to);
+      return rec === undefined || blocking(rec);
+    });
+  }
   const listen = EventTarget.prototype.addEventListener;
   // fetch() and XHR as the page starts them: the browser's network events reach the render a moment later (long
   // enough, on a loaded machine, to read a page whose data request had just gone out).
@@ -340,6 +410,24 @@
     new Proxy(listen, {
       apply(target, self, args) {
         if ((args[0] === 'scroll' || args[0] === 'wheel') && (self === window || self === document)) s.lazy++;
+        if (args[0] === 'message' && typeof args[1] === 'function' && partners.has(self)) args[1] = listenerFor(self, args[1]);
+        return Reflect.apply(target, self, args);
+      },
+    }),
+  );
+  // A port's message listener is wrapped (see portHandler); removing it removes the wrapper.
+  const listeners = new WeakMap();
+  function listenerFor(port, fn) {
+    let w = listeners.get(fn);
+    if (!w) listeners.set(fn, (w = portHandler(port, fn)));
+    return w;
+  }
+  define(
+    EventTarget.prototype,
+    'removeEventListener',
+    new Proxy(EventTarget.prototype.removeEventListener, {
+      apply(target, self, args) {
+        if (args[0] === 'message' && typeof args[1] === 'function' && listeners.has(args[1])) args[1] = listeners.get(args[1]);
         return Reflect.apply(target, self, args);
       },
     }),
@@ -399,6 +487,7 @@
     if (s.ready === null || sel !== s.readyFor || (s.dirty && t - s.readyAt >= READY_EVERY_MS)) refreshReady(t, sel);
     let timerDueIn = Infinity;
     for (const map of [timers, idles]) for (const e of map.values()) if (blocking(e.rec)) timerDueIn = Math.min(timerDueIn, e.due - t);
+    if (messagesPending(t)) timerDueIn = Math.min(timerDueIn, 0);
     let fetching = false;
     let fetchingNew = false;
     for (const r of requests.values()) {

@@ -1,4 +1,4 @@
-import type { CrawlItemsPage, CrawlJob, CrawlRequest, Log, PublicRun } from '@trawl/contract';
+import type { CrawlItemsPage, CrawlJob, CrawlRequest, Log, PublicRun, WebhookDeliveriesPage } from '@trawl/contract';
 import type { CrawlSnapshot, CrawlStore, ShardDirectory } from '@trawl/frontier';
 import {
   BUDGET_BLOCK,
@@ -13,10 +13,10 @@ import {
 import { newId, type Store } from '@trawl/store';
 import type { WebhookOutbox } from '@trawl/webhooks';
 import { logCrawlEvent } from '../crawl-log.ts';
-import { decodeCursor, encodeCursor, parsePageRunId } from './ids.ts';
+import { decodeCursor, deliveriesCursor, encodeCursor, parsePageRunId } from './ids.ts';
 import { cancelLiveCrawl } from './cancel.ts';
 import { buildPlan } from './plan.ts';
-import { crawlJobView, itemView, type StoredItem } from './views.ts';
+import { crawlJobView, itemView, webhookDeliveryView, type StoredItem } from './views.ts';
 
 export interface CrawlServices {
   store: Store;
@@ -92,27 +92,56 @@ export async function getCrawlJob(svc: CrawlServices, teamId: string, crawlId: s
   return snap && snap.plan.team_id === teamId ? jobView(svc, snap) : null;
 }
 
-export type ItemsResult = { ok: true; page: CrawlItemsPage } | { ok: false; reason: 'not_found' | 'bad_cursor' };
+/** A page of one of a crawl's lists (items, webhook deliveries), or why not: not the team's crawl, or not a cursor of the list. */
+export type ListResult<P> = { ok: true; page: P } | { ok: false; reason: 'not_found' | 'bad_cursor' };
+
+/** The team's crawl and the position its list's cursor names (0 without one), then the page `read` makes of them. */
+async function listPage<P>(
+  svc: CrawlServices,
+  q: { teamId: string; crawlId: string; cursor: string | undefined },
+  decode: (cursor: string) => number | null,
+  read: (snap: CrawlSnapshot, from: number) => Promise<P>,
+): Promise<ListResult<P>> {
+  const snap = await svc.crawls.getCrawl(q.crawlId);
+  if (!snap || snap.plan.team_id !== q.teamId) return { ok: false, reason: 'not_found' };
+  const from = q.cursor === undefined ? 0 : decode(q.cursor);
+  if (from === null) return { ok: false, reason: 'bad_cursor' };
+  return { ok: true, page: await read(snap, from) };
+}
 
 /** Items in delivery order from the cursor; the cursor stays valid while the crawl runs and after it ends. */
-export async function listItems(
+export function listItems(svc: CrawlServices, teamId: string, crawlId: string, cursor: string | undefined, limit: number): Promise<ListResult<CrawlItemsPage>> {
+  return listPage(svc, { teamId, crawlId, cursor }, decodeCursor, async (snap, from) => {
+    const raw = await svc.crawls.items(crawlId, from, limit);
+    const items = raw.map((s, i) => itemView(crawlId, from + i, JSON.parse(s) as StoredItem, svc.artifactRetentionS));
+    const next = from + items.length;
+    const ended = snap.status !== 'queued' && snap.status !== 'running' && snap.status !== 'paused';
+    // A running crawl may deliver more: hand back a cursor even when this page came back short.
+    const more = items.length === limit || !ended || next < snap.counters.completed;
+    return { items, next_cursor: more ? encodeCursor(next) : null };
+  });
+}
+
+/**
+ * GET /v1/crawl/{id}/webhooks: the crawl's webhook events in queueing order, each with how its delivery went (the
+ * outbox's delivery log). A crawl without a webhook has none. The cursor is a queueing position: it stays valid
+ * while events are queued, and `next_cursor` is null once every event was read and none will be queued.
+ */
+export function listWebhookDeliveries(
   svc: CrawlServices,
   teamId: string,
   crawlId: string,
   cursor: string | undefined,
   limit: number,
-): Promise<ItemsResult> {
-  const snap = await svc.crawls.getCrawl(crawlId);
-  if (!snap || snap.plan.team_id !== teamId) return { ok: false, reason: 'not_found' };
-  const from = cursor === undefined ? 0 : decodeCursor(cursor);
-  if (from === null) return { ok: false, reason: 'bad_cursor' };
-  const raw = await svc.crawls.items(crawlId, from, limit);
-  const items = raw.map((s, i) => itemView(crawlId, from + i, JSON.parse(s) as StoredItem, svc.artifactRetentionS));
-  const next = from + items.length;
-  const ended = snap.status !== 'queued' && snap.status !== 'running' && snap.status !== 'paused';
-  // A running crawl may deliver more: hand back a cursor even when this page came back short.
-  const more = items.length === limit || !ended || next < snap.counters.completed;
-  return { ok: true, page: { items, next_cursor: more ? encodeCursor(next) : null } };
+): Promise<ListResult<WebhookDeliveriesPage>> {
+  return listPage(svc, { teamId, crawlId, cursor }, deliveriesCursor.decode, async (snap, from) => {
+    const log = snap.plan.webhook ? await svc.webhooks.deliveryLog(crawlId, from, limit) : null;
+    if (!log) return { deliveries: [], next_cursor: null };
+    // Positions are dense ([0, events)): the next page starts after this one's last position.
+    const next = Math.max(from, Math.min(from + limit, log.events));
+    const more = !log.ended || next < log.events;
+    return { deliveries: log.records.map((r) => webhookDeliveryView(crawlId, r)), next_cursor: more ? deliveriesCursor.encode(next) : null };
+  });
 }
 
 /** What run reads (`@trawl/runs`) need of crawls: a crawl's live state, and the crawl page a page run id names. */

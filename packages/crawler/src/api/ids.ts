@@ -21,12 +21,21 @@ export function itemId(crawlId: string, seq: number): string {
   return `item_${enc(`${crawlId}.${seq}`)}`;
 }
 
+/** A cursor over positions of one list, tagged so a cursor of another list is refused. */
+function positionCursor(tag: string) {
+  return {
+    encode: (pos: number): string => enc(`${tag}:${pos}`),
+    decode(cursor: string): number | null {
+      if (cursor.length > 64) return null;
+      const m = /^([a-z]\d):(\d{1,9})$/.exec(dec(cursor));
+      return m && m[1] === tag ? Number(m[2]) : null;
+    },
+  };
+}
+
 /** Items cursor: the next position to read. */
-export function encodeCursor(seq: number): string {
-  return enc(`c1:${seq}`);
-}
-export function decodeCursor(cursor: string): number | null {
-  if (cursor.length > 64) return null;
-  const m = /^c1:(\d{1,9})$/.exec(dec(cursor));
-  return m ? Number(m[1]) : null;
-}
+const itemsCursor = positionCursor('c1');
+export const encodeCursor = itemsCursor.encode;
+export const decodeCursor = itemsCursor.decode;
+/** Webhook deliveries cursor: the next event (queueing position) to read. */
+export const deliveriesCursor = positionCursor('w1');

@@ -1,6 +1,7 @@
-import type { CrawlItem, CrawlJob, WebhookDiagnostics } from '@trawl/contract';
+import type { CrawlItem, CrawlJob, WebhookDelivery, WebhookDiagnostics } from '@trawl/contract';
 import type { CrawlSnapshot } from '@trawl/frontier';
 import { crawlPageArtifacts, PAGE_COST } from '@trawl/runs';
+import type { DeliveryRecord } from '@trawl/webhooks';
 import { itemId, pageRunId } from './ids.ts';
 
 /** An item as stored: everything derivable from its crawl and position is left out. */
@@ -55,5 +56,22 @@ export function crawlJobView(s: CrawlSnapshot, webhooks?: WebhookDiagnostics | n
     failure: s.failure,
     usage: { credits: c.completed, billing_mode: s.plan.billing_mode },
     diagnostics: { block_reasons: reasons, retry: { categories: { ...c.retry_categories } }, ...(webhooks ? { webhooks } : {}) },
+  };
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** One event of the crawl's delivery log as GET /v1/crawl/{id}/webhooks shows it. */
+export function webhookDeliveryView(crawlId: string, r: DeliveryRecord): WebhookDelivery {
+  return {
+    id: r.id,
+    event: r.type,
+    created_at: r.created_at,
+    status: r.status,
+    attempts: r.attempts,
+    last_attempt_at: iso(r.last_attempt_at),
+    next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    last_outcome: r.last_outcome && { reason: r.last_outcome.reason, http_status: r.last_outcome.http_status, duration_ms: r.last_outcome.duration_ms },
+    item_id: r.type === 'crawl.page' && r.seq !== null ? itemId(crawlId, r.seq) : null,
   };
 }

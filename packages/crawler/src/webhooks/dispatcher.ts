@@ -136,15 +136,17 @@ export class WebhookDispatcher {
         : await this.d.send({ url: c.config.url, body, headers: eventHeaders(c, body, this.d.now()), timeoutMs: this.d.settings.timeoutMs });
     const now = this.d.now();
     const seconds = (now - began) / 1000;
+    // What the crawl's delivery log keeps of the attempt: the status and the time, never the answer.
+    const report = { http_status: result.status ?? null, duration_ms: now - began };
     if (result.ok) {
       recordWebhookAttempt(c.entry.type, 'delivered', null, seconds);
-      const pending = await this.d.outbox.settle(c.token, { kind: 'delivered' });
+      const pending = await this.d.outbox.settle(c.token, { kind: 'delivered' }, report);
       if (pending === 0) this.poke(c.crawl_id);
       return;
     }
     const at = nextAttemptAt(this.d.settings.retry, result.reason, c.attempt, now);
     recordWebhookAttempt(c.entry.type, at === null ? 'failed' : 'retry', result.reason, seconds);
-    const pending = await this.d.outbox.settle(c.token, at === null ? { kind: 'failed', reason: result.reason } : { kind: 'retry', reason: result.reason, at });
+    const pending = await this.d.outbox.settle(c.token, at === null ? { kind: 'failed', reason: result.reason } : { kind: 'retry', reason: result.reason, at }, report);
     // The receiver's URL and answer stay out of the log: the crawl, the event and a reason of WEBHOOK_FAILURES.
     if (at === null) this.d.log.warn({ crawl_id: c.crawl_id, event_id: c.entry.id, attempts: c.attempt, reason: result.reason }, 'webhook delivery given up');
     if (pending === 0) this.poke(c.crawl_id);

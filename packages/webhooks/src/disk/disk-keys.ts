@@ -18,6 +18,10 @@ export class DiskOutboxKeys {
   openStream(crawlId: string) {
     return `${this.ns}o:${crawlId}`;
   }
+  /** A crawl's delivery log: one record per event, by queueing position. */
+  logAt(crawlId: string, pos: number) {
+    return `${this.ns}l:${crawlId}:${pad(pos)}`;
+  }
   delivery(id: string) {
     return `${this.ns}d:${id}`;
   }

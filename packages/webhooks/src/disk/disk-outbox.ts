@@ -1,9 +1,15 @@
 import type { Kv, KvTx } from '@trawl/kv';
 import {
+  claimedRecord,
   claimToken,
   emptyStats,
   parseClaimToken,
+  queuedRecord,
+  settledRecord,
+  type AttemptReport,
   type ClaimedDelivery,
+  type DeliveryLogPage,
+  type DeliveryRecord,
   type DeliveryOutcome,
   type OutboxEntry,
   type StreamConfig,
@@ -25,6 +31,8 @@ interface Delivery {
   entry: OutboxEntry;
   attempt: number;
   due: number;
+  /** Its record's position in the crawl's delivery log. */
+  pos: number;
 }
 
 /**
@@ -62,14 +70,19 @@ export class DiskWebhookOutbox implements WebhookOutbox {
       for (const entry of entries) {
         const dk = this.k.delivery(entry.id);
         if (tx.has(dk)) continue;
-        tx.put(dk, { crawl_id: crawlId, entry, attempt: 0, due: now } satisfies Delivery);
+        tx.put(dk, { crawl_id: crawlId, entry, attempt: 0, due: now, pos: s.stats.events } satisfies Delivery);
         tx.put(this.k.dueAt(now, entry.id), 1);
+        tx.put(this.k.logAt(crawlId, s.stats.events), queuedRecord(entry, now));
         s.stats.events += 1;
         s.stats.pending += 1;
       }
       Object.assign(s, { cursor: next.cursor, started: next.started, ended: next.ended });
       tx.put(key, s, next.ended ? { expiresAt: now + keepMs } : undefined);
-      if (next.ended) tx.del(this.k.openStream(crawlId));
+      if (next.ended) {
+        tx.del(this.k.openStream(crawlId));
+        // The log is forgotten with the stream.
+        for (let pos = 0; pos < s.stats.events; pos++) tx.expire(this.k.logAt(crawlId, pos), now + keepMs);
+      }
       return true;
     });
   }
@@ -97,6 +110,7 @@ export class DiskWebhookOutbox implements WebhookOutbox {
         d.attempt += 1;
         d.due = now + leaseMs;
         tx.put(this.k.delivery(id), d);
+        updateRecord(tx, this.k.logAt(d.crawl_id, d.pos), (r) => claimedRecord(r, d.attempt, now));
         tx.put(this.k.dueAt(d.due, id), 1);
         out.push({ crawl_id: d.crawl_id, entry: d.entry, attempt: d.attempt, token: claimToken(id, d.attempt), config: s.config });
       }
@@ -104,7 +118,7 @@ export class DiskWebhookOutbox implements WebhookOutbox {
     });
   }
 
-  async settle(token: string, outcome: DeliveryOutcome): Promise<number | null> {
+  async settle(token: string, outcome: DeliveryOutcome, report: AttemptReport): Promise<number | null> {
     const t = parseClaimToken(token);
     if (!t) return null;
     return this.kv.transact((tx) => {
@@ -118,6 +132,7 @@ export class DiskWebhookOutbox implements WebhookOutbox {
         tx.del(dk);
         return null;
       }
+      updateRecord(tx, this.k.logAt(d.crawl_id, d.pos), (r) => settledRecord(r, outcome, report));
       if (outcome.kind !== 'delivered') s.stats.failure_reasons[outcome.reason] = (s.stats.failure_reasons[outcome.reason] ?? 0) + 1;
       if (outcome.kind === 'retry') {
         d.due = outcome.at;
@@ -129,7 +144,7 @@ export class DiskWebhookOutbox implements WebhookOutbox {
         s.stats[outcome.kind === 'delivered' ? 'delivered' : 'failed'] += 1;
         s.stats.pending -= 1;
       }
-      saveStream(tx, sk, s);
+      putKeepingExpiry(tx, sk, s);
       return s.stats.pending;
     });
   }
@@ -137,10 +152,25 @@ export class DiskWebhookOutbox implements WebhookOutbox {
   async stats(crawlId: string): Promise<WebhookStats | null> {
     return this.kv.transact((tx) => tx.get<Stream>(this.k.stream(crawlId))?.stats ?? null);
   }
+
+  async deliveryLog(crawlId: string, from: number, limit: number): Promise<DeliveryLogPage | null> {
+    return this.kv.transact((tx) => {
+      const s = tx.get<Stream>(this.k.stream(crawlId));
+      if (!s) return null;
+      const records = [...tx.range<DeliveryRecord>({ start: this.k.logAt(crawlId, from), end: this.k.logAt(crawlId, from + limit) })].map((e) => e.value);
+      return { records, events: s.stats.events, ended: s.ended };
+    });
+  }
 }
 
-/** Writes the stream back keeping its expiry (an ended stream is forgotten on time, whatever settles after). */
-function saveStream(tx: KvTx, key: string, s: Stream): void {
+/** Writes a key back keeping its expiry (an ended stream and its log are forgotten on time, whatever settles after). */
+function putKeepingExpiry(tx: KvTx, key: string, value: unknown): void {
   const at = tx.expiresAt(key);
-  tx.put(key, s, at === null ? undefined : { expiresAt: at });
+  tx.put(key, value, at === null ? undefined : { expiresAt: at });
+}
+
+/** Rewrites a delivery's log record (absent: a delivery queued before the log existed, nothing to write). */
+function updateRecord(tx: KvTx, key: string, change: (r: DeliveryRecord) => DeliveryRecord): void {
+  const r = tx.get<DeliveryRecord>(key);
+  if (r) putKeepingExpiry(tx, key, change(r));
 }

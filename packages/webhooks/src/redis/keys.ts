@@ -1,7 +1,8 @@
 /**
  * Every Redis key of the webhook outbox. All share the hash tag `{outbox}`, so each Lua script (which reaches a
  * delivery's and a stream's keys from the base it is given) stays on one Redis Cluster slot: the outbox holds
- * references (crawl, event, item number), never bodies, so one slot carries it.
+ * references (crawl, event, item number), never bodies, so one slot carries it. The scripts that reach keys from
+ * the base (claim, settle) spell them as these methods do: `s:<crawl>`, `d:<id>`, `l:<crawl>`.
  */
 export class OutboxKeys {
   readonly base: string;
@@ -20,8 +21,15 @@ export class OutboxKeys {
   get due() {
     return `${this.base}due`;
   }
-  /** Hash: crawl, type, seq, created_at, attempt. */
+  /** Hash: crawl, type, seq, created_at, attempt, pos (its record in the crawl's log). Gone once settled. */
   delivery(id: string) {
     return `${this.base}d:${id}`;
+  }
+  /**
+   * Hash: the crawl's delivery log, queueing position -> record JSON (DeliveryRecord, null fields left out). Kept
+   * as long as the stream: it expires with it.
+   */
+  log(crawlId: string) {
+    return `${this.base}l:${crawlId}`;
   }
 }

@@ -3,8 +3,11 @@ import { loadScripts, type RedisConnection } from '@trawl/redis';
 import {
   claimToken,
   parseClaimToken,
+  type AttemptReport,
   type ClaimedDelivery,
+  type DeliveryLogPage,
   type DeliveryOutcome,
+  type DeliveryRecord,
   type OutboxEntry,
   type StreamConfig,
   type StreamState,
@@ -13,7 +16,13 @@ import {
 } from '../types.ts';
 import { OutboxKeys } from './keys.ts';
 
-const scripts = loadScripts(new URL('./lua/', import.meta.url), ['outbox-open-2.lua', 'outbox-advance-3.lua', 'outbox-claim-1.lua', 'outbox-settle-1.lua']);
+const scripts = loadScripts(new URL('./lua/', import.meta.url), [
+  'outbox-open-2.lua',
+  'outbox-advance-4.lua',
+  'outbox-claim-1.lua',
+  'outbox-settle-1.lua',
+  'outbox-deliveries-2.lua',
+]);
 const bit = (b: boolean) => (b ? '1' : '0');
 
 /** The outbox in Redis (cluster mode): each rule one Lua script, so any number of workers share it. */
@@ -50,7 +59,7 @@ export class RedisWebhookOutbox implements WebhookOutbox {
       this.k.base,
     ];
     for (const e of entries) args.push(e.id, e.type, e.seq === null ? '' : String(e.seq), e.created_at);
-    return (await scripts['outbox-advance'].run(this.redis, [this.k.stream(crawlId), this.k.open, this.k.due], args)) === 1;
+    return (await scripts['outbox-advance'].run(this.redis, [this.k.stream(crawlId), this.k.open, this.k.due, this.k.log(crawlId)], args)) === 1;
   }
 
   async openStreams(limit: number): Promise<string[]> {
@@ -73,7 +82,7 @@ export class RedisWebhookOutbox implements WebhookOutbox {
     return out;
   }
 
-  async settle(token: string, outcome: DeliveryOutcome): Promise<number | null> {
+  async settle(token: string, outcome: DeliveryOutcome, report: AttemptReport): Promise<number | null> {
     const t = parseClaimToken(token);
     if (!t) return null;
     const r = Number(
@@ -84,6 +93,8 @@ export class RedisWebhookOutbox implements WebhookOutbox {
         outcome.kind === 'delivered' ? '' : outcome.reason,
         outcome.kind === 'retry' ? outcome.at : 0,
         this.k.base,
+        report.http_status ?? '',
+        Math.max(0, Math.round(report.duration_ms)),
       ]),
     );
     return r < 0 ? null : r;
@@ -97,4 +108,28 @@ export class RedisWebhookOutbox implements WebhookOutbox {
     const n = (key: string) => Number(h[key] ?? 0);
     return { events: n('events'), delivered: n('delivered'), failed: n('failed'), pending: n('pending'), retries: n('retries'), failure_reasons };
   }
+
+  async deliveryLog(crawlId: string, from: number, limit: number): Promise<DeliveryLogPage | null> {
+    const r = await scripts['outbox-deliveries'].run<[number, number, ...string[]] | null>(this.redis, [this.k.stream(crawlId), this.k.log(crawlId)], [from, limit]);
+    if (!r) return null;
+    const [events, ended, ...raw] = r;
+    return { records: raw.map(parseRecord), events: Number(events), ended: Number(ended) === 1 };
+  }
+}
+
+/** A log record as the scripts write it (cjson, null fields left out). */
+function parseRecord(raw: string): DeliveryRecord {
+  const r = JSON.parse(raw) as Partial<DeliveryRecord> & Pick<DeliveryRecord, 'id' | 'type' | 'created_at' | 'status' | 'attempts'>;
+  const o = r.last_outcome;
+  return {
+    id: r.id,
+    type: r.type,
+    seq: r.seq ?? null,
+    created_at: r.created_at,
+    status: r.status,
+    attempts: r.attempts,
+    last_attempt_at: r.last_attempt_at ?? null,
+    next_attempt_at: r.next_attempt_at ?? null,
+    last_outcome: o ? { reason: o.reason, http_status: o.http_status ?? null, duration_ms: o.duration_ms } : null,
+  };
 }

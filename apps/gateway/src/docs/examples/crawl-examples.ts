@@ -1,4 +1,14 @@
-import type { CrawlCreateResponse, CrawlEndEventData, CrawlItemsPage, CrawlJob, CrawlProgressEventData, CrawlRequest, CrawlResponse, CrawlStatusEventData } from '@trawl/contract';
+import type {
+  CrawlCreateResponse,
+  CrawlEndEventData,
+  CrawlItemsPage,
+  CrawlJob,
+  CrawlProgressEventData,
+  CrawlRequest,
+  CrawlResponse,
+  CrawlStatusEventData,
+  WebhookDeliveriesPage,
+} from '@trawl/contract';
 import type { z } from 'zod';
 import { EXAMPLE_SITE, exampleArtifacts, PAGE_RESULT } from './page-examples.ts';
 
@@ -161,3 +171,60 @@ export const CRAWL_EVENT_STREAM = [
   `id: ZTE6cHJvZ3Jl\nevent: progress\ndata: ${JSON.stringify(CRAWL_PROGRESS_EVENT)}\n`,
   `id: ZTE6ZW5kOmNv\nevent: end\ndata: ${JSON.stringify(CRAWL_END_EVENT)}\n`,
 ].join('\n');
+
+/**
+ * GET …/webhooks of this crawl run with CRAWL_OPTIONS_REQUEST's webhook, while it runs: the first page event
+ * delivered on its second attempt (the first answered 503), the second refused for good (410), the third waiting
+ * for its retry after a network failure (connection reset), the fourth in flight.
+ */
+const EVENT = (seq: number) => `evt_G3lL_-wyeFX6tPEZpHm4Gw_p${seq}`;
+const ITEM = (seq: number) => `item_Y3Jhd2xfRzNsTF8td3llRlg2dFBFWnBIbTRHdy4${'wxyz'[seq]}`;
+export const CRAWL_WEBHOOK_DELIVERIES: z.output<typeof WebhookDeliveriesPage> = {
+  deliveries: [
+    {
+      id: EVENT(0),
+      event: 'crawl.page',
+      created_at: '2026-11-27T09:20:11.802Z',
+      status: 'delivered',
+      attempts: 2,
+      last_attempt_at: '2026-11-27T09:20:12.617Z',
+      next_attempt_at: null,
+      last_outcome: { reason: 'none', http_status: 200, duration_ms: 38 },
+      item_id: ITEM(0),
+    },
+    {
+      id: EVENT(1),
+      event: 'crawl.page',
+      created_at: '2026-11-27T09:20:12.204Z',
+      status: 'failed',
+      attempts: 1,
+      last_attempt_at: '2026-11-27T09:20:12.206Z',
+      next_attempt_at: null,
+      last_outcome: { reason: 'http_4xx', http_status: 410, duration_ms: 21 },
+      item_id: ITEM(1),
+    },
+    {
+      id: EVENT(2),
+      event: 'crawl.page',
+      created_at: '2026-11-27T09:20:12.377Z',
+      status: 'pending',
+      attempts: 1,
+      last_attempt_at: '2026-11-27T09:20:12.379Z',
+      next_attempt_at: '2026-11-27T09:20:13.164Z',
+      last_outcome: { reason: 'network', http_status: null, duration_ms: 3 },
+      item_id: ITEM(2),
+    },
+    {
+      id: EVENT(3),
+      event: 'crawl.page',
+      created_at: '2026-11-27T09:20:12.540Z',
+      status: 'pending',
+      attempts: 1,
+      last_attempt_at: '2026-11-27T09:20:12.541Z',
+      next_attempt_at: null,
+      last_outcome: null,
+      item_id: ITEM(3),
+    },
+  ],
+  next_cursor: 'dzE6NA',
+};

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumArgs, DEFAULT_CHROMIUM_PATH } from '../src/browser-defaults.ts';
+import { activityInit, type ActivityProbe } from '../src/page-scripts.ts';
+
+/**
+ * A page that draws in slices scheduled through a MessageChannel (as React's scheduler does) was once read after
+ * its sixth slice of forty: on a loaded machine the renderer went without CPU between two slices for longer than
+ * the quiet window, and nothing marked the posted message as work still to run. activity.js now counts a message
+ * posted to a port of the page and not yet handled, as it counts a timer that is due.
+ */
+const KEY = '__trawl_test_activity';
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: DEFAULT_CHROMIUM_PATH, headless: true, args: chromiumArgs(undefined) });
+  page = await browser.newPage();
+  await page.addInitScript({ content: activityInit(KEY) });
+  // Served by interception (init scripts run in navigated documents, not in setContent's).
+  await page.route('http://activity.test/', (route) => route.fulfill({ contentType: 'text/html', body: '<main id="root"><h1>Slices</h1></main>' }));
+  await page.goto('http://activity.test/');
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Starts a chain of `slices` messages (each adding text if `grow`) and probes in the same task as the first post. */
+async function probeDuringChain(p: Page, slices: number, grow: boolean): Promise<ActivityProbe> {
+  return p.evaluate(
+    ({ key, slices, grow }) => {
+      const ch = new MessageChannel();
+      const root = document.getElementById('root')!;
+      let i = 0;
+      ch.port1.onmessage = () => {
+        if (grow) root.insertAdjacentHTML('beforeend', `<p>Slice ${i} of the harbour log, with enough words to count as growth.</p>`);
+        if (++i < slices) ch.port2.postMessage(0);
+      };
+      ch.port2.postMessage(0);
+      const tracker = (window as unknown as Record<string, { look: (s: null, y: number, w: number) => ActivityProbe }>)[key]!;
+      return tracker.look(null, 2000, 0);
+    },
+    { key: KEY, slices, grow },
+  );
+}
+
+const look = (p: Page) =>
+  p.evaluate((key) => (window as unknown as Record<string, { look: (s: null, y: number, w: number) => ActivityProbe }>)[key]!.look(null, 2000, 0), KEY);
+
+describe('activity tracker and MessageChannel schedulers', () => {
+  it('counts a message posted to a port of the page and not yet handled as work due now', async () => {
+    const during = await probeDuringChain(page, 5, true);
+    expect(during.timerDueIn).toBe(0);
+    await page.waitForFunction(() => document.querySelectorAll('#root p').length === 5);
+    expect((await look(page)).timerDueIn).toBeNull();
+  });
+
+  it('stops counting a chain whose handler has run without adding text (a ticking scheduler)', async () => {
+    await probeDuringChain(page, 200, false);
+    await page.waitForTimeout(50);
+    expect((await look(page)).timerDueIn).toBeNull();
+  });
+
+  it('keeps onmessage readable as the page set it, and a removed listener no longer runs', async () => {
+    const result = await page.evaluate(() => {
+      const ch = new MessageChannel();
+      const fn = () => undefined;
+      ch.port1.onmessage = fn;
+      let calls = 0;
+      const listener = () => void calls++;
+      ch.port2.addEventListener('message', listener);
+      ch.port2.start();
+      ch.port2.removeEventListener('message', listener);
+      ch.port1.postMessage(0);
+      return new Promise<{ same: boolean; calls: number }>((resolve) => setTimeout(() => resolve({ same: ch.port1.onmessage === fn, calls }), 50));
+    });
+    expect(result).toEqual({ same: true, calls: 0 });
+  });
+});
