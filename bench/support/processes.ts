@@ -30,8 +30,26 @@ export async function startNodeProcess<T>(
   return { child, info };
 }
 
+/**
+ * Starts `npm run worker`'s entry and resolves once it is running: a worker announces itself only with its banner on
+ * stderr (stdout carries its log lines), which is passed on.
+ */
+export async function startWorkerProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const rl = createInterface({ input: child.stderr! });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    rl.on('line', (line) => {
+      process.stderr.write(`${line}\n`);
+      if (line.startsWith('Trawl worker running')) resolve();
+    });
+  });
+  return child;
+}
+
+/** Stops a child with SIGTERM and waits for its exit; one that has already exited (with a code or by a signal) is left. */
 export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;

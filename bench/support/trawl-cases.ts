@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectRedis } from '@trawl/redis';
 import { cpuMsOf, peakRssMbOf, type PeerResult } from './proc-stats.ts';
-import { startNodeProcess, stop } from './processes.ts';
+import { startNodeProcess, startWorkerProcess, stop } from './processes.ts';
 
 export const KEY = 'bench-key-0123456789abcdef';
 const here = (p: string) => new URL(p, import.meta.url).pathname;
@@ -31,8 +31,8 @@ async function api(url: string, method: string, path: string, body?: unknown): P
   return json;
 }
 
-/** Creates the benchmark crawl and waits for its end; returns pages delivered and wall time. */
-export async function crawl(gatewayUrl: string, port: number, hosts: number): Promise<{ pages: number; wallMs: number }> {
+/** Creates the benchmark crawl and waits for its end; returns its id, pages delivered and wall time. */
+export async function crawl(gatewayUrl: string, port: number, hosts: number): Promise<{ id: string; pages: number; wallMs: number }> {
   const urls = Array.from({ length: hosts }, (_, i) => `http://127.0.0.${i + 1}:${port}/`);
   const t0 = performance.now();
   const { crawl: c } = await api(gatewayUrl, 'POST', '/v1/crawl', { urls, scope: 'same_hostname', max_depth: 10, max_pages: 10_000 });
@@ -41,7 +41,7 @@ export async function crawl(gatewayUrl: string, port: number, hosts: number): Pr
     const { crawl: s } = await api(gatewayUrl, 'GET', `/v1/crawl/${c.id}`);
     if (!['queued', 'running'].includes(s.status)) {
       if (s.status !== 'completed') throw new Error(`crawl ended ${s.status}`);
-      return { pages: s.progress.pages_completed, wallMs: performance.now() - t0 };
+      return { id: c.id as string, pages: s.progress.pages_completed, wallMs: performance.now() - t0 };
     }
   }
 }
@@ -50,14 +50,15 @@ export async function trawlEmbedded(port: number, hosts: number, env: Record<str
   const gw = await startNodeProcess<{ url: string }>(here('./gateway-server.ts'), baseEnv({ TRAWL_WORKERS: '1', ...env }));
   try {
     const cpu0 = cpuMsOf(gw.child.pid!);
-    const r = await crawl(gw.info.url, port, hosts);
-    return { ...r, cpuMs: cpuMsOf(gw.child.pid!) - cpu0, peakRssMb: peakRssMbOf(gw.child.pid!) };
+    const { pages, wallMs } = await crawl(gw.info.url, port, hosts);
+    return { pages, wallMs, cpuMs: cpuMsOf(gw.child.pid!) - cpu0, peakRssMb: peakRssMbOf(gw.child.pid!) };
   } finally {
     await stop(gw.child);
   }
 }
 
-async function startRedis(): Promise<{ child: ChildProcess; url: string; dir: string }> {
+/** A throw-away redis-server without persistence on a free port (kill it and remove `dir` when done). */
+export async function startRedis(): Promise<{ child: ChildProcess; url: string; dir: string }> {
   const { freePort } = await import('@trawl/test-support/free-port.ts');
   const p = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-redis-'));
@@ -78,7 +79,8 @@ async function startRedis(): Promise<{ child: ChildProcess; url: string; dir: st
   return { child, url, dir };
 }
 
-async function totalCommands(url: string): Promise<number> {
+/** Commands Redis has run so far (INFO and CLIENT left out: the benchmark's own). */
+export async function totalCommands(url: string): Promise<number> {
   const c = await connectRedis(url, 'bench-stats');
   const info = await c.info('commandstats');
   await c.quit();
@@ -93,24 +95,25 @@ export async function trawlCluster(port: number, hosts: number, workers: number,
   const gw = await startNodeProcess<{ url: string }>(here('./gateway-server.ts'), { ...common, TRAWL_WORKERS: '0' });
   const ws = [];
   try {
-    for (let i = 0; i < workers; i++) ws.push(await startNodeProcess<{ pid: number }>(join(root, 'apps/worker/src/main.ts'), common));
+    for (let i = 0; i < workers; i++) ws.push(await startWorkerProcess(join(root, 'apps/worker/src/main.ts'), common));
     // Let every worker register and take its share of shards before the clock starts.
     await new Promise((r) => setTimeout(r, 2500));
-    const pids = [gw.child.pid!, ...ws.map((w) => w.child.pid!)];
+    const pids = [gw.child.pid!, ...ws.map((w) => w.pid!)];
     const cpu0 = pids.reduce((a, p) => a + cpuMsOf(p), 0);
     const redisCpu0 = cpuMsOf(redis.child.pid!);
     const cmd0 = await totalCommands(redis.url);
-    const r = await crawl(gw.info.url, port, hosts);
+    const { pages, wallMs } = await crawl(gw.info.url, port, hosts);
     const cmd1 = await totalCommands(redis.url);
     return {
-      ...r,
+      pages,
+      wallMs,
       cpuMs: pids.reduce((a, p) => a + cpuMsOf(p), 0) - cpu0,
       peakRssMb: pids.reduce((a, p) => a + peakRssMbOf(p), 0),
       redisCommands: cmd1 - cmd0,
       redisCpuMs: cpuMsOf(redis.child.pid!) - redisCpu0,
     };
   } finally {
-    for (const w of ws) await stop(w.child);
+    for (const w of ws) await stop(w);
     await stop(gw.child);
     redis.child.kill('SIGKILL');
     rmSync(redis.dir, { recursive: true, force: true });

@@ -42,3 +42,15 @@ export class ApiError extends Error {
 export function quotaExceededError(resource: QuotaResource): ApiError {
   return new ApiError('quota_exceeded', `the team's monthly ${resource} quota is used up`, { details: { resource } });
 }
+
+/**
+ * 503 service_unavailable for a condition that passes by itself: retryable, `details.reason` naming it, and
+ * Retry-After in seconds. The message and reason are all the caller learns.
+ */
+export function serviceUnavailableError(message: string, reason: string, retryAfterS: number): ApiError {
+  return new ApiError('service_unavailable', message, {
+    retryable: true,
+    details: { reason },
+    headers: { 'retry-after': String(retryAfterS) },
+  });
+}

@@ -94,7 +94,7 @@ export async function buildApp(ctx: GatewayContext, log: Logger): Promise<Fastif
     return reply.code(health.ok ? 200 : 503).send(health);
   });
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const ready = await checkReadiness(ctx.store, ctx.config.TRAWL_CHROMIUM_PATH);
+    const ready = await checkReadiness(ctx.store, ctx.config.TRAWL_CHROMIUM_PATH, ctx.space);
     return reply.code(ready.ok ? 200 : 503).send(ready);
   });
   return app;

@@ -1,5 +1,6 @@
 import type { TrawlConfig } from '@trawl/config';
 import type { CrawlServices } from '@trawl/crawler';
+import type { Runtime } from '@trawl/process';
 import type { RunAccessDeps, RunServices } from '@trawl/runs';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { ApiKeyRecord, Store } from '@trawl/store';
@@ -20,6 +21,8 @@ export interface GatewayContext {
   /** Called after a trends job is created, so in-process runners take it without waiting for their poll. */
   onTrendsJobCreated: () => void;
   now: () => number;
+  /** Embedded mode on disk: the data directory's space against TRAWL_DATA_MAX_BYTES (creations refused when full). */
+  space: Runtime['space'];
   /**
    * Recreates the configured bootstrap key when a request presents it and the store has lost it (Redis came back
    * empty); null for any other secret.

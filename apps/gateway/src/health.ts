@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
+import type { Runtime } from '@trawl/process';
 import type { Store } from '@trawl/store';
 
 /** How long /healthz waits for the store to answer a PING before it calls the store unreachable. */
@@ -32,14 +33,23 @@ export type Readiness = {
   status: 'ready' | 'not_ready';
   store: 'ok' | 'unreachable';
   browser: 'ok' | 'unavailable';
+  /** With TRAWL_DATA_MAX_BYTES only: `full` while creations are refused (reads still answer, so still ready). */
+  data_dir?: 'ok' | 'full';
 };
 
 /**
  * Readiness, for a load balancer or an orchestrator deciding where to send traffic: the store answers and the
  * browser engine can start (its executable is there and runnable; Chromium itself starts on first use). /healthz
  * stays liveness: a process that answers it but not this one should be kept out of rotation, not restarted.
+ * A full data directory is reported but keeps the process ready: embedded mode is one process, and taking it out of
+ * rotation would stop the reads it still answers.
  */
-export async function checkReadiness(store: Store, chromiumPath: string, timeoutMs = HEALTH_PING_TIMEOUT_MS): Promise<Readiness> {
+export async function checkReadiness(
+  store: Store,
+  chromiumPath: string,
+  space: Runtime['space'] = null,
+  timeoutMs = HEALTH_PING_TIMEOUT_MS,
+): Promise<Readiness> {
   const [health, browser] = await Promise.all([
     checkHealth(store, timeoutMs),
     access(chromiumPath, constants.X_OK).then(
@@ -48,5 +58,7 @@ export async function checkReadiness(store: Store, chromiumPath: string, timeout
     ),
   ]);
   const ok = health.ok && browser === 'ok';
-  return { ok, status: ok ? 'ready' : 'not_ready', store: health.ok ? 'ok' : 'unreachable', browser };
+  const ready: Readiness = { ok, status: ok ? 'ready' : 'not_ready', store: health.ok ? 'ok' : 'unreachable', browser };
+  if (space && space.maxBytes !== null) ready.data_dir = space.full() ? 'full' : 'ok';
+  return ready;
 }

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Store, StoredResponse } from '@trawl/store';
+import type { TrawlConfig } from '@trawl/config';
 import { ApiError } from './api-error.ts';
+import type { GatewayContext } from './context.ts';
+import { creationRefusal } from './data-dir-full.ts';
 import { teamOf } from './plugins/auth.ts';
 import { refundRateLimit } from './plugins/rate-limit.ts';
 import { IDEMPOTENCY_KEY } from './route-schema.ts';
@@ -24,6 +27,8 @@ export interface IdempotencyOptions {
   ttlS: number;
   /** How long a claim holds while its first request is still running. */
   leaseS: number;
+  /** Why nothing may be created now (the data directory is full), or null; asked once per request. */
+  refuse: () => ApiError | null;
 }
 
 /** The creations that take an `Idempotency-Key`. */
@@ -40,13 +45,18 @@ const CLAIM_SECONDS = {
   trends: () => 60,
 } satisfies Record<CreationKind, (fetchTimeoutMs: number) => number>;
 
-/** The idempotency options of one creation kind: the one place their claim and retention are set. */
+/** The idempotency options of one creation kind: the one place their claim, retention and refusal are set. */
 export function idempotencyFor(
-  store: Store,
-  config: { TRAWL_IDEMPOTENCY_TTL_S: number; TRAWL_FETCH_TIMEOUT_MS: number },
+  ctx: Pick<GatewayContext, 'store' | 'space'> & { config: Pick<TrawlConfig, 'TRAWL_IDEMPOTENCY_TTL_S' | 'TRAWL_FETCH_TIMEOUT_MS'> },
   kind: CreationKind,
 ): IdempotencyOptions {
-  return { store, ttlS: config.TRAWL_IDEMPOTENCY_TTL_S, leaseS: CLAIM_SECONDS[kind](config.TRAWL_FETCH_TIMEOUT_MS) };
+  const { store, config, space } = ctx;
+  return {
+    store,
+    ttlS: config.TRAWL_IDEMPOTENCY_TTL_S,
+    leaseS: CLAIM_SECONDS[kind](config.TRAWL_FETCH_TIMEOUT_MS),
+    refuse: () => creationRefusal(space),
+  };
 }
 
 /** What a creation handler produces: the response and whether replaying it later is right. */
@@ -67,7 +77,9 @@ export function refusal(request: FastifyRequest, e: ApiError): CreationResult {
 /**
  * Runs a creation operation under the caller's `Idempotency-Key`, if any: the same team, key and body get
  * the first response replayed; another body gets 409 idempotency_conflict; a still-running first request
- * gets 409 idempotency_in_progress. Keys are per team and per route.
+ * gets 409 idempotency_in_progress. Keys are per team and per route. A request that would create something while
+ * `opts.refuse` says no (the data directory is full) gets that error instead, and its key is released; a replay
+ * creates nothing and is still answered.
  */
 export async function withIdempotency(
   request: FastifyRequest,
@@ -75,7 +87,11 @@ export async function withIdempotency(
   opts: IdempotencyOptions,
   create: () => Promise<CreationResult>,
 ): Promise<FastifyReply> {
-  if (request.headers['idempotency-key'] === undefined) return send(reply, await create());
+  const refused = opts.refuse();
+  if (request.headers['idempotency-key'] === undefined) {
+    if (refused) throw refused;
+    return send(reply, await create());
+  }
   const record = recordOf(request);
   if (!record) {
     throw new ApiError('invalid_request', 'Idempotency-Key must be 1-255 visible ASCII characters', {
@@ -102,6 +118,10 @@ export async function withIdempotency(
       await refundRateLimit(opts.store, request, reply);
       reply.header('idempotent-replayed', 'true');
       return reply.code(begun.response.status).type('application/json; charset=utf-8').send(begun.response.body);
+  }
+  if (refused) {
+    await opts.store.releaseIdempotent(key, fingerprint);
+    throw refused;
   }
   let result: CreationResult;
   try {

@@ -3,13 +3,14 @@ import { ERROR_CODES, PublicErrorResponse, errorStatuses, type ErrorCode } from 
 
 /** Errors every authenticated /v1 route can answer with (each counts against a rate limit: 429 rate_limited). */
 export const AUTH_ERRORS: ErrorCode[] = ['authentication_required', 'permission_denied', 'rate_limited', 'internal_error'];
-/** Errors of every JSON creation route on top of AUTH_ERRORS. */
+/** Errors of every JSON creation route on top of AUTH_ERRORS (503: the data directory is full, or Redis is unreachable). */
 export const CREATION_ERRORS: ErrorCode[] = [
   'invalid_request',
   'validation_error',
   'unsupported_feature',
   'idempotency_conflict',
   'idempotency_in_progress',
+  'service_unavailable',
 ];
 
 /**

@@ -57,6 +57,7 @@ export async function createGateway(config: TrawlConfig, opts: GatewayOptions = 
     browser: runtime.browser,
     content: runtime.content,
     now,
+    space: runtime.space,
     runs: { store, billingMode: config.TRAWL_BILLING_MODE, artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S, now },
     crawl,
     runAccess: { store, crawls: crawlRunSource(crawl), artifactRetentionS: config.TRAWL_ARTIFACT_RETENTION_S, now },

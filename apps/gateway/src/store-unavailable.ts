@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.ts';
+import { serviceUnavailableError, type ApiError } from './api-error.ts';
 
 /**
  * Seconds a caller is asked to wait while the store (Redis) is unreachable. Reconnection attempts are at most
@@ -12,9 +12,5 @@ export const STORE_RETRY_AFTER_S = 2;
  * error text) reaches the caller.
  */
 export function storeUnavailableError(): ApiError {
-  return new ApiError('service_unavailable', 'the service is briefly unavailable; retry after the Retry-After delay', {
-    retryable: true,
-    details: { reason: 'store_unavailable' },
-    headers: { 'retry-after': String(STORE_RETRY_AFTER_S) },
-  });
+  return serviceUnavailableError('the service is briefly unavailable; retry after the Retry-After delay', 'store_unavailable', STORE_RETRY_AFTER_S);
 }

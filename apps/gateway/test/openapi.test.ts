@@ -58,6 +58,10 @@ describe('OpenAPI document', () => {
       expect(d.paths[path].post.responses['429'].description, path).toMatch(/`rate_limited`, `quota_exceeded`/);
     }
     expect(d.paths['/v1/runs/{run_id}'].get.responses['429'].description).not.toContain('quota_exceeded');
+    // A full data directory (TRAWL_DATA_MAX_BYTES) refuses every creation with 503, so each documents it.
+    for (const path of ['/v1/fetch', '/v1/browser-scrape', '/v1/crawl', '/v1/search-trends/related-queries']) {
+      expect(d.paths[path].post.responses['503'].description, path).toContain('`service_unavailable`');
+    }
     expect(d.components.schemas.PublicRun.properties.quota.properties.resource.enum).toEqual(['crawl_pages', 'scrape', 'browser_scrape', 'trends']);
   });
 

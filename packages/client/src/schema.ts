@@ -1111,7 +1111,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
+                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 60 while the data directory is full (`details.reason: "data_dir_full"`, creations in embedded mode), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
                     "Retry-After"?: number;
                     /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
                     "Idempotent-Replayed"?: "true";
@@ -1326,7 +1326,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
-                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
+                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 60 while the data directory is full (`details.reason: "data_dir_full"`, creations in embedded mode), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
                     "Retry-After"?: number;
                     /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
                     "Idempotent-Replayed"?: "true";
@@ -1486,6 +1486,27 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 60 while the data directory is full (`details.reason: "data_dir_full"`, creations in embedded mode), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
+                    "Retry-After"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2677,6 +2698,27 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicErrorResponse"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description This request's id: the caller's own `x-request-id` when it is a plain token of 8-128 characters (letters, digits, `._:-`), else one made here (`req_…`). Errors repeat it as `error.request_id`; quote it when reporting a problem. */
+                    "X-Request-Id": string;
+                    /** @description Requests this team may make to this route's class in any 60 seconds. Absent when the class is unlimited for the team, and on a 403 for the key's scope or team (such a request is not counted). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now, after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the oldest request still counted leaves the 60-second window (Remaining goes up); on a 429, equal to Retry-After. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 60 while the data directory is full (`details.reason: "data_dir_full"`, creations in embedded mode), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`). */
+                    "Retry-After"?: number;
+                    /** @description Present (`true`) when this answer replays the first answer to the same Idempotency-Key and body: nothing new was created or charged. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,6 +11,21 @@ const csv = z
 
 const intFrom = (min: number, max: number, def: number) => z.coerce.number().int().min(min).max(max).default(def);
 
+/** Byte units of TRAWL_DATA_MAX_BYTES, case-insensitive: decimal (GB = 10⁹) and binary (GiB = 2³⁰), as disks and df print them. */
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+const BYTE_COUNT = 'must be a byte count such as 50000000000, 50GB or 40GiB';
+
+/** A byte count, digits with an optional unit (`50GB`, `1.5TiB`), of at least `min` bytes. */
+const byteCount = (min: number, minText: string) =>
+  z.string().transform((s, ctx) => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(s);
+    const unit = m ? BYTE_UNITS[m[2]!.toLowerCase()] : undefined;
+    const n = m && unit !== undefined ? Math.floor(Number(m[1]) * unit) : NaN;
+    if (!Number.isSafeInteger(n)) ctx.addIssue({ code: 'custom', message: BYTE_COUNT });
+    else if (n < min) ctx.addIssue({ code: 'custom', message: `must be at least ${minText}` });
+    return n;
+  });
+
 /**
  * Every environment variable Trawl reads, with its default. Parsed once at start-up; a bad value stops
  * start-up with a message naming the variable and the value's problem.
@@ -23,6 +38,9 @@ export const EnvSchema = z.object({
   // Embedded mode keeps its state on disk under this directory (README "Data directory"); `:memory:` keeps it in the
   // process instead (lost at exit: for unit tests and the benchmark's in-memory peer). Ignored with REDIS_URL.
   TRAWL_DATA_DIR: z.string().min(1).default('./trawl-data'),
+  // Once the data directory's store holds this much, new work is refused (README "Data directory"); unset: no limit.
+  // Below 1 MiB not even a fresh store with its first team fits comfortably.
+  TRAWL_DATA_MAX_BYTES: byteCount(2 ** 20, '1 MiB (1048576)').optional(),
   TRAWL_BOOTSTRAP_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TRAWL_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   TRAWL_ALLOW_PRIVATE: csv.default([]),
@@ -100,6 +118,16 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `1`: human-readable log lines; `0`: JSON lines; unset: human-readable when stdout is a terminal, else JSON. */
   LOG_PRETTY: z.enum(['0', '1']).optional(),
+}).superRefine((env, ctx) => {
+  // A limit that could never apply would let an operator believe the disk is guarded: refused, not ignored.
+  if (env.TRAWL_DATA_MAX_BYTES === undefined) return;
+  if (env.REDIS_URL !== undefined || env.TRAWL_DATA_DIR === ':memory:') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TRAWL_DATA_MAX_BYTES'],
+      message: 'limits the embedded data directory only: unset it with REDIS_URL or TRAWL_DATA_DIR=:memory:',
+    });
+  }
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;
 

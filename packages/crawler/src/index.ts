@@ -31,6 +31,7 @@ export {
 } from './api/operator-crawls.ts';
 export { parsePageRunId, pageRunId, itemId, encodeCursor, decodeCursor } from './api/ids.ts';
 export { CrawlWorker, type CrawlWorkerDeps } from './worker/crawl-worker.ts';
+export { finalizeCrawl, type FinalizeDeps } from './worker/finalize.ts';
 export { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './worker/settings.ts';
 export { WebhookDispatcher, type DispatcherDeps, type WebhookSettings } from './webhooks/dispatcher.ts';
 export { jobView } from './api/crawl-service.ts';

@@ -55,6 +55,17 @@ describe('Crawlee adapter', () => {
     expect([scheduler.handledCount(), scheduler.totalCount()]).toEqual([3, 3]);
   });
 
+  it('stop() ends run() whenever it comes, even before Crawlee has started its pool (an abort then is forgotten)', async () => {
+    for (const delayMs of [0, 1, 5, 20, 100]) {
+      const runner = createPageRunner(new HostScheduler(new MemoryCrawlStore(), s), s, SILENT_LOG, async () => undefined);
+      const running = runner.run();
+      await new Promise((r) => setTimeout(r, delayMs));
+      await runner.stop();
+      const ended = await Promise.race([running.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+      expect(ended, `run() still going 10 s after a stop ${delayMs} ms into it`).toBe(true);
+    }
+  });
+
   it('hands what Crawlee still logs to the process log as one error line, its text as the err the process logger scrubs', () => {
     const seen: [Record<string, unknown>, string][] = [];
     const target: Log = { ...SILENT_LOG, error: (fields, msg) => void seen.push([fields, msg]) };

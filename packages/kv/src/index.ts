@@ -1,5 +1,6 @@
-export { MAX_KEY_BYTES, type Kv, type KvTx, type PutOptions, type RangeOptions } from './kv.ts';
+export { MAX_KEY_BYTES, type Kv, type KvSpace, type KvTx, type PutOptions, type RangeOptions } from './kv.ts';
 export { openKv, type KvOptions } from './lmdb-kv.ts';
 export { DataDirLockedError, lockDataDir } from './dir-lock.ts';
 export { KvRecordIndex } from './record-index.ts';
 export { startExpirySweeper, type ExpirySweeperOptions } from './expiry-sweeper.ts';
+export { DataDirSpace, type DataDirSpaceOptions, type DataDirUsage } from './data-dir-space.ts';

@@ -39,13 +39,23 @@ export interface KvTx {
   range<T = unknown>(opts: RangeOptions): Iterable<{ key: string; value: T }>;
 }
 
+/**
+ * `usedBytes`: the pages that hold live data (keys, values, the B-tree and its free-page list), which falls when
+ * keys are deleted; `fileBytes`: the data file, which keeps its high-water mark (freed pages are reused, never
+ * returned to the file system).
+ */
+export interface KvSpace {
+  usedBytes: number;
+  fileBytes: number;
+}
+
 export interface Kv {
   /** Runs `fn` atomically: all its writes or none (an exception rolls back). Must not await. */
   transact<T>(fn: (tx: KvTx) => T): T;
   /** Deletes up to `max` keys whose expiry has passed; how many it deleted. */
   sweepExpired(max: number): number;
-  /** Bytes the data file takes on disk. */
-  sizeBytes(): number;
+  /** How much of the disk the store takes (see KvSpace). */
+  space(): KvSpace;
   /** The data directory. */
   readonly dir: string;
   /** Flushes to disk and releases the directory. */

@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import { lockDataDir } from './dir-lock.ts';
-import { MAX_KEY_BYTES, type Kv, type KvTx, type PutOptions, type RangeOptions } from './kv.ts';
+import { MAX_KEY_BYTES, type Kv, type KvSpace, type KvTx, type PutOptions, type RangeOptions } from './kv.ts';
 
 /**
  * The only module importing lmdb: our Kv on one LMDB environment in the data directory. Every value is stored as
@@ -30,6 +30,30 @@ export interface KvOptions {
    * the OS's own flush; true: each commit waits for the disk (survives power loss too, much slower).
    */
   sync?: boolean;
+}
+
+/** The page counts of one B-tree in LMDB's stats (lmdb-js types getStats() as `{}`). */
+interface TreePages {
+  treeBranchPageCount: number;
+  treeLeafPageCount: number;
+  overflowPages: number;
+}
+/** The main database's tree, the page size, and the tree of LMDB's own free-page list. */
+interface LmdbStats extends TreePages {
+  pageSize: number;
+  free: TreePages;
+}
+/** LMDB's two meta pages at the start of the file. */
+const META_PAGES = 2;
+const treePages = (t: TreePages) => t.treeBranchPageCount + t.treeLeafPageCount + t.overflowPages;
+
+/**
+ * Pages in use, not the file: LMDB never shrinks its file, but reuses freed pages, so the pages reachable from the
+ * trees are what the stored data takes (and what deleting or expiring keys gives back).
+ */
+function spaceOf(db: Database<Stored, Buffer>, file: string): KvSpace {
+  const s = db.getStats() as LmdbStats;
+  return { usedBytes: (META_PAGES + treePages(s) + treePages(s.free)) * s.pageSize, fileBytes: statSync(file).size };
 }
 
 const indexKey = (at: number, key: string) => `${EXPIRY_INDEX}${String(at).padStart(15, '0')}${RESERVED}${key}`;
@@ -130,7 +154,7 @@ export function openKv(opts: KvOptions): Kv {
         return n;
       });
     },
-    sizeBytes: () => statSync(join(opts.dir, DATA_FILE)).size,
+    space: () => spaceOf(db, join(opts.dir, DATA_FILE)),
     async close() {
       await db.close();
       release();

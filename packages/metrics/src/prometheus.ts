@@ -124,6 +124,10 @@ export interface GaugeSample {
   browserRejections?: number;
   frontierQueued?: number;
   workersAlive?: number;
+  /** Embedded mode on disk: the data directory's bytes in use, its file, its limit (0: none). */
+  dataDirUsedBytes?: number;
+  dataDirFileBytes?: number;
+  dataDirLimitBytes?: number;
 }
 type GaugeSource = () => Promise<GaugeSample> | GaugeSample;
 const sources = new Set<GaugeSource>();
@@ -136,7 +140,17 @@ export function registerGaugeSource(source: GaugeSource): () => void {
 }
 
 async function sample(): Promise<Required<GaugeSample>> {
-  const sum: Required<GaugeSample> = { browserPages: 0, browserBusy: 0, browserWaiting: 0, browserRejections: 0, frontierQueued: 0, workersAlive: 0 };
+  const sum: Required<GaugeSample> = {
+    browserPages: 0,
+    browserBusy: 0,
+    browserWaiting: 0,
+    browserRejections: 0,
+    frontierQueued: 0,
+    workersAlive: 0,
+    dataDirUsedBytes: 0,
+    dataDirFileBytes: 0,
+    dataDirLimitBytes: 0,
+  };
   const all = await Promise.all([...sources].map(async (s) => {
     try {
       return await s();
@@ -187,6 +201,9 @@ new Counter({
 });
 sampledGauge('trawl_frontier_queued_pages', 'Pages queued in the frontier of live crawls (the whole deployment)', 'frontierQueued');
 sampledGauge('trawl_workers_alive', 'Crawl worker actors with a live heartbeat (the whole deployment)', 'workersAlive');
+sampledGauge('trawl_data_dir_used_bytes', 'Bytes of the data directory holding live data (embedded mode on disk)', 'dataDirUsedBytes');
+sampledGauge('trawl_data_dir_file_bytes', 'Bytes of the data file on disk (its high-water mark)', 'dataDirFileBytes');
+sampledGauge('trawl_data_dir_limit_bytes', 'TRAWL_DATA_MAX_BYTES (0: no limit)', 'dataDirLimitBytes');
 
 export const METRICS_CONTENT_TYPE = registry.contentType;
 

@@ -19,7 +19,7 @@ import { startMetricsServer, type MetricsServer } from '@trawl/metrics';
 import { countStoreUnavailable, MetricsPortError, runtimeGauges } from './metrics.ts';
 import { contentPoolSettings, createContentProcessor, type ContentProcessor } from '@trawl/scrape';
 import { ARTIFACT_TOMBSTONE_S, DiskStore, MemoryStore, RedisStore, type Store } from '@trawl/store';
-import { openKv, startExpirySweeper, type Kv } from '@trawl/kv';
+import { DataDirSpace, openKv, startExpirySweeper, type Kv } from '@trawl/kv';
 import { createFaultLog, type FaultLog } from './fault-log.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
@@ -48,6 +48,8 @@ export interface Runtime {
   /** Search-trends jobs and the upstream rate limiter (in memory, or in Redis shared by the cluster). */
   trends: TrendsBackends;
   now: () => number;
+  /** Embedded mode on disk: what the data directory takes against TRAWL_DATA_MAX_BYTES; null otherwise. */
+  space: DataDirSpace | null;
   /** The plain metrics listener (TRAWL_METRICS_PORT), or null when not configured. */
   metrics: MetricsServer | null;
   /** The process's logger (README "Logging"), handed to the workers and the gateway. */
@@ -107,7 +109,8 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   );
   // Expired keys leave the disk in the background (reads already treat them as absent).
   const stopSweeper = kv ? startExpirySweeper(kv, { onError: (err) => log.error({ err }, 'expiry sweep failed') }) : () => undefined;
-  const stopGauges = runtimeGauges({ browser, crawls, directory, now });
+  const space = kv ? dataDirSpace(kv, config, log) : null;
+  const stopGauges = runtimeGauges({ browser, crawls, directory, space, now });
   let metrics: MetricsServer | null = null;
   if (config.TRAWL_METRICS_PORT !== undefined) {
     try {
@@ -135,6 +138,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     dispatcher: null,
     trends,
     now,
+    space,
     metrics,
     log,
     async close() {
@@ -152,6 +156,21 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     },
   };
   return rt;
+}
+
+/**
+ * TRAWL_DATA_MAX_BYTES on the directory's Kv. Becoming full and having room again are each logged once, when a
+ * measure (a creation request, a metrics scrape) first sees it.
+ */
+function dataDirSpace(kv: Kv, config: TrawlConfig, log: Logger): DataDirSpace {
+  return new DataDirSpace(kv, {
+    maxBytes: config.TRAWL_DATA_MAX_BYTES ?? null,
+    onChange: (u) => {
+      const figures = { kind: u.full ? 'data_dir_full' : 'data_dir_has_room', used_bytes: u.usedBytes, file_bytes: u.fileBytes, max_bytes: u.maxBytes };
+      if (u.full) log.warn(figures, 'data directory full (TRAWL_DATA_MAX_BYTES): new work is refused until retention frees space');
+      else log.info(figures, 'data directory has room again: new work is accepted');
+    },
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createClient, RESP_TYPES } from 'redis';
+import type * as NodeRedis from 'redis';
 
 /** The longest pause between two reconnection attempts. */
 export const RECONNECT_MAX_DELAY_MS = 2_000;
@@ -12,9 +12,20 @@ export function reconnectDelay(retries: number): number {
   return Math.round(base / 2 + Math.random() * (base / 2));
 }
 
-/** The one place that imports node-redis. Everything else talks to `RedisConnection`. */
-function makeClient(url: string, name: string) {
-  return createClient({
+/**
+ * node-redis, loaded by the first connection rather than with the process: embedded mode never connects, and
+ * node-redis with its modules is about 650 files, a quarter of what a gateway would otherwise load at start.
+ */
+let nodeRedis: typeof NodeRedis | null = null;
+
+/** node-redis once a connection has loaded it; null before (then no error can be one of its own). */
+export function loadedNodeRedis(): typeof NodeRedis | null {
+  return nodeRedis;
+}
+
+/** The one place that imports node-redis (with unavailable.ts's error checks). Everything else talks to `RedisConnection`. */
+function makeClient(redis: typeof NodeRedis, url: string, name: string) {
+  return redis.createClient({
     url,
     name,
     // While disconnected, commands fail at once (ClientOfflineError) instead of piling up in an unbounded
@@ -49,7 +60,8 @@ function redisAddress(url: string): string {
  * once rather than wait forever.
  */
 export async function connectRedis(url: string, name = 'trawl', startupTimeoutMs = 5_000): Promise<RedisConnection> {
-  const client = makeClient(url, name);
+  nodeRedis ??= await import('redis');
+  const client = makeClient(nodeRedis, url, name);
   client.on('error', () => {
     // Reconnection is automatic; individual commands reject while disconnected.
   });
@@ -92,6 +104,7 @@ export async function sendCommand<T = unknown>(client: RedisConnection, args: (s
 
 /** GET that returns the raw bytes (node-redis decodes replies as strings by default). */
 export async function getBuffer(client: RedisConnection, key: string): Promise<Buffer | null> {
-  const raw = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+  // A connection exists, so node-redis is loaded.
+  const raw = client.withTypeMapping({ [nodeRedis!.RESP_TYPES.BLOB_STRING]: Buffer });
   return (await raw.get(key)) as Buffer | null;
 }

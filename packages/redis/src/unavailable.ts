@@ -1,13 +1,4 @@
-import {
-  ClientClosedError,
-  ClientOfflineError,
-  ConnectionTimeoutError,
-  DisconnectsClientError,
-  ErrorReply,
-  ReconnectStrategyError,
-  SocketClosedUnexpectedlyError,
-  SocketTimeoutError,
-} from 'redis';
+import { loadedNodeRedis } from './client.ts';
 
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 /** Replies of a Redis that is up but cannot serve yet: loading its AOF/RDB after a restart, or failing over. */
@@ -19,18 +10,21 @@ const NOT_READY_REPLY = /^(LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)\b/;
  * later, and the gateway answers it with 503 rather than 500. Memory backends never raise one.
  */
 export function isStoreUnavailable(err: unknown): boolean {
+  // Before any connection node-redis is not loaded, and no error can be one of its own.
+  const r = loadedNodeRedis();
   if (
-    err instanceof ClientOfflineError ||
-    err instanceof ClientClosedError ||
-    err instanceof SocketClosedUnexpectedlyError ||
-    err instanceof ConnectionTimeoutError ||
-    err instanceof SocketTimeoutError ||
-    err instanceof DisconnectsClientError ||
-    err instanceof ReconnectStrategyError
+    r &&
+    (err instanceof r.ClientOfflineError ||
+      err instanceof r.ClientClosedError ||
+      err instanceof r.SocketClosedUnexpectedlyError ||
+      err instanceof r.ConnectionTimeoutError ||
+      err instanceof r.SocketTimeoutError ||
+      err instanceof r.DisconnectsClientError ||
+      err instanceof r.ReconnectStrategyError)
   ) {
     return true;
   }
-  if (err instanceof ErrorReply) return NOT_READY_REPLY.test(err.message);
+  if (r && err instanceof r.ErrorReply) return NOT_READY_REPLY.test(err.message);
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && SOCKET_CODES.has(code);
 }

@@ -3,8 +3,8 @@ import { IdempotencyHeaders } from '../route-schema.ts';
 
 /**
  * The response headers of every documented answer, by what sends them: plugins/request-id.ts (every answer),
- * plugins/rate-limit.ts (RateLimit-*, Retry-After on 429), store-unavailable.ts and page outcomes (Retry-After on
- * 503), idempotency.ts (Retry-After on 409 idempotency_in_progress, Idempotent-Replayed), run-routes.ts (downloads).
+ * plugins/rate-limit.ts (RateLimit-*, Retry-After on 429), store-unavailable.ts, data-dir-full.ts and page outcomes
+ * (Retry-After on 503), idempotency.ts (Retry-After on 409 idempotency_in_progress, Idempotent-Replayed), run-routes.ts (downloads).
  * Names are written in their usual capitalization; HTTP header names are case-insensitive.
  */
 type HeaderSchema = { type: string; description: string; [k: string]: unknown };
@@ -42,7 +42,7 @@ const RETRY_AFTER: Record<string, Record<string, HeaderSchema>> = {
   '503': {
     'Retry-After': integer(
       1,
-      'Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`).',
+      'Whole seconds to wait before retrying: 2 while the store is unreachable (`details.reason: "store_unavailable"`), 60 while the data directory is full (`details.reason: "data_dir_full"`, creations in embedded mode), 1 when no browser page is free (`details.block_reason: "browser_capacity_full"`).',
     ),
   },
 };

@@ -23,7 +23,7 @@ export function browserScrapeRoutes(ctx: GatewayContext) {
   return async function (plain: FastifyInstance) {
     // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    const idem = idempotencyFor(ctx.store, ctx.config, 'browser_scrape');
+    const idem = idempotencyFor(ctx, 'browser_scrape');
     app.post(
       '/v1/browser-scrape',
       {

@@ -17,7 +17,7 @@ const PageQuery = z.strictObject({
 });
 
 export function crawlRoutes(ctx: GatewayContext) {
-  const idem = idempotencyFor(ctx.store, ctx.config, 'crawl');
+  const idem = idempotencyFor(ctx, 'crawl');
   const notFound = (crawl_id: string) => new ApiError('crawl_not_found', 'no such crawl', { details: { crawl_id } });
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'unsupported_feature', 'crawl_not_found'];
   /** A paged list's answer, or its error: a cursor of another list (or none of ours) is 400, a missing crawl 404. */

@@ -21,7 +21,7 @@ export function fetchRoutes(ctx: GatewayContext) {
   return async function (plain: FastifyInstance) {
     // Bodies, params and queries typed from their zod schemas (fastify-type-provider-zod), never cast.
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    const idem = idempotencyFor(ctx.store, ctx.config, 'fetch');
+    const idem = idempotencyFor(ctx, 'fetch');
     app.post(
       '/v1/fetch',
       {

@@ -13,7 +13,7 @@ const JobParams = z.strictObject({ job_id: z.string().min(1).max(200) });
 
 /** Search-trends Related Queries: a grain in, a durable job out; the job is read back by polling. */
 export function trendsRoutes(ctx: GatewayContext) {
-  const idem = idempotencyFor(ctx.store, ctx.config, 'trends');
+  const idem = idempotencyFor(ctx, 'trends');
   const readErrors: ErrorCode[] = [...AUTH_ERRORS, 'validation_error', 'job_not_found'];
 
   return async function (plain: FastifyInstance) {

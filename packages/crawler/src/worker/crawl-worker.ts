@@ -5,7 +5,7 @@ import { crawlBudgetWant, reserveCrawlCredits } from '@trawl/runs';
 import type { BrowserRenderer, ContentProcessor, LightFetcher } from '@trawl/scrape';
 import type { Store } from '@trawl/store';
 import { CrawlContexts } from './crawl-context.ts';
-import { createPageRunner, type PageRunner } from './crawlee-adapter.ts';
+import type { PageRunner } from './crawlee-adapter.ts';
 import { logCrawlEvent } from '../crawl-log.ts';
 import { finalizeCrawl } from './finalize.ts';
 import { HostScheduler } from './host-scheduler.ts';
@@ -42,7 +42,10 @@ export class CrawlWorker {
   readonly settings: WorkerSettings;
   private readonly manager: HostScheduler;
   private readonly keeper: ShardKeeper;
-  private readonly crawler: PageRunner;
+  /** Made at start: Crawlee loads with the first start, not with this module (see start). */
+  private crawler: PageRunner | null = null;
+  private readonly runPage: (token: string) => Promise<void>;
+  private stopping = false;
   private readonly deps: PageTaskDeps;
   private running: Promise<unknown> | null = null;
   private unwatch: Promise<() => Promise<void>> | null = null;
@@ -117,7 +120,7 @@ export class CrawlWorker {
       onError,
       log: d.log,
     });
-    this.crawler = createPageRunner(this.manager, this.settings, d.log, async (token) => {
+    this.runPage = async (token) => {
       const held = this.manager.heldLease(token);
       if (!held) return;
       try {
@@ -137,14 +140,22 @@ export class CrawlWorker {
             : d.crawls.requeue(crawlId, lease, 'internal'),
         ).catch(onError);
       }
-    });
+    };
   }
 
   start(): void {
     this.d.log.info({ worker_id: this.id, concurrency: this.settings.concurrency }, 'crawl worker started');
     this.keeper.start();
-    // Crawlee's run only ends when stopped; should it fail, that is logged rather than left unhandled.
-    this.running = this.crawler.run().catch((err: unknown) => this.onError(err));
+    // Crawlee (about 500 files with its dependencies) is loaded here, in the background, rather than with the
+    // process: a gateway starts answering without waiting for it. Its run only ends when stopped; should it fail,
+    // that is logged rather than left unhandled.
+    this.running = import('./crawlee-adapter.ts')
+      .then(({ createPageRunner }) => {
+        if (this.stopping) return;
+        this.crawler = createPageRunner(this.manager, this.settings, this.d.log, this.runPage);
+        return this.crawler.run();
+      })
+      .catch((err: unknown) => this.onError(err));
     // New crawls and hosts are announced: react at once rather than at the next heartbeat.
     this.unwatch = this.d.directory.watchWork(() => this.nudge()).catch((err: unknown) => {
       this.onError(err);
@@ -161,8 +172,9 @@ export class CrawlWorker {
     const { log } = this.d;
     const handledBefore = this.manager.handledCount();
     log.info({ worker_id: this.id, in_flight: this.manager.inFlightCount(), grace_ms: this.settings.shutdownGraceMs }, 'crawl worker draining');
+    this.stopping = true;
     await (await this.unwatch)?.();
-    await this.crawler.stop();
+    await this.crawler?.stop();
     await this.running?.catch(() => undefined);
     await this.manager.drain(this.settings.shutdownGraceMs);
     const finished = this.manager.handledCount() - handledBefore;

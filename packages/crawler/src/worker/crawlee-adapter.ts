@@ -118,11 +118,26 @@ export function createPageRunner(
   log.setOptions({ logger: new ProcessLogger(processLog) });
   const crawler = createBasicCrawler(settings, handle);
   attachRequestManager(crawler, new SchedulerRequestManager(scheduler));
+  let ended: Promise<void> | null = null;
   return {
-    run: () => crawler.run(),
+    run: () => {
+      const run = crawler.run();
+      ended = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
+    },
     stop: async () => {
       crawler.stop();
-      await crawler.autoscaledPool?.abort();
+      // An abort that comes after run() began but before Crawlee's pool runs is forgotten when the pool starts, and
+      // the pool then runs for ever (keepAlive): abort until run() has ended.
+      let done = ended === null;
+      void ended?.then(() => (done = true));
+      while (!done) {
+        await crawler.autoscaledPool?.abort();
+        await Promise.race([ended, new Promise((r) => setTimeout(r, 20))]);
+      }
     },
   };
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
+import { DataDirSpace, type DataDirUsage, type Kv } from '../src/index.ts';
+
+const kvs = useTempKvs();
+const MiB = 1024 * 1024;
+const VALUE = 'v'.repeat(10_000);
+const COUNT = 200;
+
+/** COUNT values of 10,000 bytes (2 MB), expiring at `at`. */
+function fill(kv: Kv, prefix: string, at: number): void {
+  kv.transact((tx) => {
+    for (let i = 0; i < COUNT; i++) tx.put(`${prefix}:${i}`, VALUE, { expiresAt: at });
+  });
+}
+function sweepAll(kv: Kv): void {
+  while (kv.sweepExpired(500) > 0);
+}
+
+describe('data directory space', () => {
+  it('measures the bytes in use: up with what is stored, down again when expired keys are swept, while the file keeps its size', () => {
+    let t = 1_000_000;
+    const kv = kvs.open(() => t);
+    const empty = kv.space();
+    expect(empty.usedBytes).toBeGreaterThan(0);
+    expect(empty.usedBytes).toBeLessThanOrEqual(empty.fileBytes);
+    fill(kv, 'a', t + 10);
+    const full = kv.space();
+    const stored = COUNT * VALUE.length;
+    // Each value takes whole pages, with its key and its expiry-index entry: more than its bytes, not much more.
+    expect(full.usedBytes - empty.usedBytes).toBeGreaterThanOrEqual(stored);
+    expect(full.usedBytes - empty.usedBytes).toBeLessThan(stored * 1.3);
+    expect(full.fileBytes).toBeGreaterThanOrEqual(full.usedBytes);
+
+    t += 10;
+    sweepAll(kv);
+    const swept = kv.space();
+    expect(swept.usedBytes - empty.usedBytes).toBeLessThan(64 * 1024);
+    // The file never shrinks: measuring it would keep a store "full" for good once it had been.
+    expect(swept.fileBytes).toBeGreaterThanOrEqual(full.fileBytes);
+  });
+
+  it('is full once the bytes in use reach the limit, measured at most once per refresh, and has room again after expiry', () => {
+    let t = 1_000_000;
+    const kv = kvs.open(() => t);
+    const changes: DataDirUsage[] = [];
+    const maxBytes = kv.space().usedBytes + MiB;
+    const space = new DataDirSpace(kv, { maxBytes, now: () => t, refreshMs: 1_000, onChange: (u) => changes.push(u) });
+    expect(space.usage()).toMatchObject({ maxBytes, full: false });
+
+    fill(kv, 'a', t + 5_000);
+    // The measure is reused within the refresh: the burst that filled the store still passes.
+    expect(space.full()).toBe(false);
+    t += 1_000;
+    expect(space.full()).toBe(true);
+    expect(space.usage().usedBytes).toBeGreaterThanOrEqual(maxBytes);
+    expect(changes.map((c) => c.full)).toEqual([true]);
+
+    t += 3_500;
+    expect(space.full()).toBe(true);
+    t += 500;
+    sweepAll(kv);
+    // Swept, but the last measure is half a second old.
+    expect(space.full()).toBe(true);
+    t += 1_000;
+    expect(space.full()).toBe(false);
+    expect(changes.map((c) => c.full)).toEqual([true, false]);
+  });
+
+  it('without a limit is never full; a store already over its limit is full (and reported) at the first measure', () => {
+    const t = 1_000_000;
+    const kv = kvs.open(() => t);
+    fill(kv, 'a', t + 60_000);
+    expect(new DataDirSpace(kv, { maxBytes: null }).usage()).toMatchObject({ maxBytes: null, full: false });
+    const changes: boolean[] = [];
+    const small = new DataDirSpace(kv, { maxBytes: MiB, onChange: (u) => changes.push(u.full) });
+    expect(small.full()).toBe(true);
+    expect(changes).toEqual([true]);
+  });
+});
