@@ -1,6 +1,7 @@
 import type { DomDocument, DomElement, DomNode } from '../dom.ts';
 import { declaredArticleBody } from './article-body.ts';
 import { markDuplicateBlocks } from './duplicate-blocks.ts';
+import { markRepeatedLines } from './repeated-lines.ts';
 import { buildPageModel, type PageModel } from './page-model.ts';
 import { isArticleLandmark } from './boilerplate.ts';
 import type { PageHints } from './page-hints.ts';
@@ -63,6 +64,7 @@ export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINT
   if (hints.article && !hints.discussion) dropAuthorBios(model, core, hints.personDescriptions);
   dropEdgeLinkLists(model, core);
   markDuplicateBlocks(model, core);
+  markRepeatedLines(model, core);
   const end = detachDropped(model, core);
   return {
     root: model.nodes[core],
