@@ -1,5 +1,7 @@
 import type { DomElement } from '../dom.ts';
+import { isInside } from './duplicate-blocks.ts';
 import type { PageModel } from './page-model.ts';
+import { dropSubtree } from './sections.ts';
 
 // An author's bio box ("Jane writes about tides and has lived by the sea for twenty years...") beside an article is
 // about the writer, not the story. The page's structured data says so itself when it describes the author as a
@@ -48,7 +50,7 @@ export function dropAuthorBios(model: PageModel, core: number, descriptions: rea
       if (m < bio.length) continue;
       const box = bioBox(model, holder[k], holder[k + bio.length - 1], core);
       if (box < 0 || words[box] > MAX_SHARE * words[core]) continue;
-      drop(model, box);
+      dropSubtree(model, box);
       count++;
       break;
     }
@@ -61,26 +63,9 @@ function bioBox(model: PageModel, from: number, to: number, core: number): numbe
   const { nodes, parent, words } = model;
   let block = from;
   // The block holding both ends of the matched words.
-  while (block > core && !(isWithin(parent, to, block) && BLOCKS.has((nodes[block] as DomElement).name))) block = parent[block];
+  while (block > core && !((to === block || isInside(parent, to, block)) && BLOCKS.has((nodes[block] as DomElement).name))) block = parent[block];
   if (block <= core) return -1;
   let box = block;
   while (parent[box] > core && words[parent[box]] <= words[block] + MAX_WRAPPER_EXTRA) box = parent[box];
   return box;
-}
-
-function isWithin(parent: Int32Array, j: number, i: number): boolean {
-  for (let p = j; p >= i; p = parent[p]) if (p === i) return true;
-  return false;
-}
-
-function drop(model: PageModel, i: number): void {
-  const { parent, words, linkWords, good, prose, dropped } = model;
-  for (let a = parent[i]; a >= 0; a = parent[a]) {
-    words[a] -= words[i];
-    linkWords[a] -= linkWords[i];
-    good[a] -= good[i];
-    prose[a] -= prose[i];
-  }
-  dropped[i] = 1;
-  for (let j = i + 1; j < parent.length && isWithin(parent, j, i); j++) if (!dropped[j]) dropped[j] = 2;
 }

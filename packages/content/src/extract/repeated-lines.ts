@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom.ts';
+import { isInside } from './duplicate-blocks.ts';
 import { BLOCKS, type PageModel } from './page-model.ts';
 import { countWords } from '../text.ts';
 
@@ -73,7 +74,7 @@ export function markRepeatedLines(model: PageModel, core: number): number {
     }
     if (!repeat) continue;
     dropped[holder] = 1;
-    for (let j = holder + 1; j < end && isWithin(parent, j, holder); j++) if (!dropped[j]) dropped[j] = 2;
+    for (let j = holder + 1; j < end && isInside(parent, j, holder); j++) if (!dropped[j]) dropped[j] = 2;
     marked++;
   }
   return marked;
@@ -95,9 +96,4 @@ function commonAncestor(parent: Int32Array, a: number, b: number): number {
     else b = parent[b];
   }
   return a;
-}
-
-function isWithin(parent: Int32Array, j: number, i: number): boolean {
-  for (let p = parent[j]; p >= i; p = parent[p]) if (p === i) return true;
-  return false;
 }

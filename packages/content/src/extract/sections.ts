@@ -1,4 +1,5 @@
 import { textContent, type DomElement } from '../dom.ts';
+import { isInside } from './duplicate-blocks.ts';
 import type { PageHints } from './page-hints.ts';
 import type { PageModel } from './page-model.ts';
 import { collapse } from '../text.ts';
@@ -222,6 +223,14 @@ function ownValues(sums: Float64Array, parent: Int32Array, dropped: Uint8Array, 
   return own;
 }
 
+/** Drops nodes[i] after extraction figures were taken: dropped = 1, inside 2, its figures taken from the ancestors. */
+export function dropSubtree(model: PageModel, i: number): void {
+  const { parent, dropped } = model;
+  subtractFromAncestors(model, i);
+  dropped[i] = 1;
+  for (let j = i + 1; j < parent.length && isInside(parent, j, i); j++) if (!dropped[j]) dropped[j] = 2;
+}
+
 function subtractFromAncestors(model: PageModel, i: number): void {
   const { parent, words, linkWords, good, prose } = model;
   const w = words[i];
@@ -303,18 +312,13 @@ function isTeaserGrid(model: PageModel, i: number, childIndex: (c: DomElement) =
 function hasLinkedTitle(model: PageModel, c: number): boolean {
   const { nodes, parent, words, linkWords, dropped } = model;
   if (linkWords[c] >= words[c]) return false;
-  for (let i = c + 1; i < nodes.length && isWithin(parent, i, c); i++) {
+  for (let i = c + 1; i < nodes.length && isInside(parent, i, c); i++) {
     if (!dropped[i] && words[i] > 0 && linkWords[i] === words[i] && PAGE_BLOCKS.has((nodes[i] as DomElement).name)) return true;
   }
   return false;
 }
 
 const PAGE_BLOCKS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'div', 'span', 'a', 'strong', 'b', 'header', 'figcaption', 'li', 'dt']);
-
-function isWithin(parent: Int32Array, j: number, i: number): boolean {
-  for (let p = parent[j]; p >= i; p = parent[p]) if (p === i) return true;
-  return false;
-}
 
 /**
  * Drops the link lists and teaser-card grids before the first and after the last prose block of nodes[core]
