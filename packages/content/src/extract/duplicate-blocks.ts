@@ -65,7 +65,7 @@ function subtreeEnd(parent: Int32Array, root: number, n: number): number {
 }
 
 /** Whether node j (after i in pre-order) is inside i: in pre-order, i's subtree is contiguous. */
-function isInside(parent: Int32Array, j: number, i: number): boolean {
+export function isInside(parent: Int32Array, j: number, i: number): boolean {
   for (let p = parent[j]; p >= i; p = parent[p]) if (p === i) return true;
   return false;
 }

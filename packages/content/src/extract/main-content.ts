@@ -1,12 +1,14 @@
 import type { DomDocument, DomElement, DomNode } from '../dom.ts';
 import { declaredArticleBody } from './article-body.ts';
 import { markDuplicateBlocks } from './duplicate-blocks.ts';
+import { markRepeatedLines } from './repeated-lines.ts';
 import { buildPageModel, type PageModel } from './page-model.ts';
 import { isArticleLandmark } from './boilerplate.ts';
 import type { PageHints } from './page-hints.ts';
+import { dropAuthorBios } from './author-bio.ts';
 import { dropEdgeLinkLists, dropSections } from './sections.ts';
 
-const NO_HINTS: PageHints = { article: false, discussion: false, articleBody: null };
+const NO_HINTS: PageHints = { article: false, discussion: false, articleBody: null, personDescriptions: [] };
 import { collapse, CollapsedLength } from '../text.ts';
 
 export interface MainContent {
@@ -59,8 +61,10 @@ export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINT
   // On a discussion the declared body is its first post only: the replies are content too.
   const declared = hints.discussion ? -1 : declaredArticleBody(model, hints.articleBody);
   const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article));
+  if (hints.article && !hints.discussion) dropAuthorBios(model, core, hints.personDescriptions);
   dropEdgeLinkLists(model, core);
   markDuplicateBlocks(model, core);
+  markRepeatedLines(model, core);
   const end = detachDropped(model, core);
   return {
     root: model.nodes[core],

@@ -8,18 +8,22 @@ export interface PageHints {
   discussion: boolean;
   /** The article body as the structured data gives it (a cross-check of which container is the article). */
   articleBody: string | null;
+  /** Descriptions of the people the structured data names (an author's bio): never the article's own text. */
+  personDescriptions: string[];
 }
 
 const ARTICLE_TYPES = /^(article|newsarticle|blogposting|posting|report|scholarlyarticle|techarticle|opinionnewsarticle|analysisnewsarticle|reportagenewsarticle|backgroundnewsarticle|reviewnewsarticle|advertisercontentarticle|satiricalarticle|medicalscholarlyarticle)$/;
 const DISCUSSION_TYPES = /^(discussionforumposting|qapage|question|socialmediaposting|comment)$/;
 // Walk at most this many objects of the structured data (hostile pages nest and repeat).
 const MAX_OBJECTS = 2000;
+// People described in the structured data kept per page (authors, editors, reviewers).
+const MAX_PEOPLE = 8;
 
 // A discussion by its address: forums, boards, threads, topics, Q&A (the words, not any site's name).
 const DISCUSSION_URL = /(^|[./_-])(forums?|community|discuss(ions?)?|boards?|bbs|threads?|topics?|questions|viewtopic|showthread)([./_?=-]|$)|\/t\//i;
 
 export function pageHints(page: PreparedPage, url = ''): PageHints {
-  const hints: PageHints = { article: false, discussion: false, articleBody: null };
+  const hints: PageHints = { article: false, discussion: false, articleBody: null, personDescriptions: [] };
   try {
     const u = new URL(url);
     if (/forum|bbs/i.test(u.hostname) || DISCUSSION_URL.test(u.hostname) || DISCUSSION_URL.test(u.pathname)) hints.discussion = true;
@@ -42,6 +46,9 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
       // Only the page's own main entity speaks for the page: a Comment inside an Article does not make it a forum.
       if (depth <= 2 && ARTICLE_TYPES.test(name)) hints.article = true;
       if (depth <= 2 && DISCUSSION_TYPES.test(name) && name !== 'comment') hints.discussion = true;
+    }
+    if (types.some((t) => typeof t === 'string' && /(^|[/#:])person$/i.test(t)) && typeof obj.description === 'string' && hints.personDescriptions.length < MAX_PEOPLE) {
+      hints.personDescriptions.push(obj.description);
     }
     if (typeof obj.articleBody === 'string' && obj.articleBody.length > (hints.articleBody?.length ?? 0)) hints.articleBody = obj.articleBody;
     for (const [key, child] of Object.entries(obj)) if (key !== 'articleBody') visit(child, key === '@graph' ? depth : depth + 1);

@@ -34,7 +34,7 @@ export interface PageModel {
 }
 
 // Elements that start a new block of text; everything else is inline and belongs to the nearest block above.
-const BLOCKS = new Set([
+export const BLOCKS = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'div', 'dl', 'dt',
   'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
   'html', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot',
