@@ -43,6 +43,8 @@
     dirty: true,
     framesSinceGrowth: 0,
     lazy: 0,
+    /** The callback record whose task is running (until the microtasks after it), else null. */
+    running: null,
   };
   /** Pending timers and idle callbacks: id -> {due, rec}. Animation frames: id -> rec. */
   const timers = new Map();
@@ -71,11 +73,13 @@
     recent.push({ rec, t });
     if (recent.length > 64) recent = recent.filter((x) => t - x.t <= ATTRIBUTION_MS);
     s.inTick = tick;
+    s.running = rec;
     try {
       return cb.apply(self, args);
     } finally {
       queueMicrotask(() => {
         s.inTick = false;
+        s.running = null;
       });
     }
   };
@@ -93,6 +97,9 @@
       s.lastMutation = t;
       s.framesSinceGrowth = 0;
       for (const x of recent) if (t - x.t <= ATTRIBUTION_MS) x.rec.grew = true;
+      // The callback whose task made the change is owed it whatever the clock says (a renderer starved of CPU
+      // mid-callback once made a chunk timer look like a clock tick, and the last chunk went unwaited).
+      if (s.running !== null) s.running.grew = true;
     }
   }
   const observer = new MutationObserver(() => {
@@ -100,7 +107,7 @@
     if (!s.inTick) s.lastMutation = t;
     s.dirty = true;
     // Measured at once while a callback that just ran may be owed the growth (else its next run goes unwaited).
-    const owed = recent.length > 0 && t - recent[recent.length - 1].t <= ATTRIBUTION_MS;
+    const owed = s.running !== null || (recent.length > 0 && t - recent[recent.length - 1].t <= ATTRIBUTION_MS);
     if (owed || t - s.measuredAt >= MEASURE_EVERY_MS) measure(t);
     if (waiter !== null) recheckSoon();
   });

@@ -46,6 +46,7 @@ export class CrawlWorker {
   private crawler: PageRunner | null = null;
   private readonly runPage: (token: string) => Promise<void>;
   private stopping = false;
+  private engineLoaded: Promise<void> = Promise.resolve();
   private readonly deps: PageTaskDeps;
   private running: Promise<unknown> | null = null;
   private unwatch: Promise<() => Promise<void>> | null = null;
@@ -149,7 +150,12 @@ export class CrawlWorker {
     // Crawlee (about 500 files with its dependencies) is loaded here, in the background, rather than with the
     // process: a gateway starts answering without waiting for it. Its run only ends when stopped; should it fail,
     // that is logged rather than left unhandled.
-    this.running = import('./crawlee-adapter.ts')
+    const adapter = import('./crawlee-adapter.ts');
+    this.engineLoaded = adapter.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running = adapter
       .then(({ createPageRunner }) => {
         if (this.stopping) return;
         this.crawler = createPageRunner(this.manager, this.settings, this.d.log, this.runPage);
@@ -186,6 +192,14 @@ export class CrawlWorker {
       { worker_id: this.id, pages_finished: finished, pages_unfinished: unfinished, leases_given_back: returned.leases, shards_released: returned.shards },
       'crawl worker stopped',
     );
+  }
+
+  /**
+   * Resolves once the crawl engine has loaded (after start), so a process that says it is running can take a page
+   * at once: a worker process waits for it before its banner; a gateway does not (it answers meanwhile).
+   */
+  loaded(): Promise<void> {
+    return this.engineLoaded;
   }
 
   /** Wakes idle hosts at once (e.g. a crawl was just created in this process). */

@@ -4,7 +4,8 @@ import { chromiumArgs, DEFAULT_CHROMIUM_PATH } from '../src/browser-defaults.ts'
 import { activityInit, type ActivityProbe } from '../src/page-scripts.ts';
 
 /**
- * A page that draws in slices scheduled through a MessageChannel (as React's scheduler does) was once read after
+ * What the activity tracker counts as work still to come, when the renderer is starved of CPU (as on a loaded
+ * machine). A page that draws in slices scheduled through a MessageChannel (as React's scheduler does) was once read after
  * its sixth slice of forty: on a loaded machine the renderer went without CPU between two slices for longer than
  * the quiet window, and nothing marked the posted message as work still to run. activity.js now counts a message
  * posted to a port of the page and not yet handled, as it counts a timer that is due.
@@ -75,5 +76,29 @@ describe('activity tracker and MessageChannel schedulers', () => {
       return new Promise<{ same: boolean; calls: number }>((resolve) => setTimeout(() => resolve({ same: ch.port1.onmessage === fn, calls }), 50));
     });
     expect(result).toEqual({ same: true, calls: 0 });
+  });
+});
+
+describe('activity tracker and callbacks slowed down', () => {
+  it('owes the growth to a timer callback whose change lands long after it began, so its next run is still waited for', async () => {
+    await page.goto('http://activity.test/');
+    await page.evaluate(() => {
+      const root = document.getElementById('root')!;
+      let i = 0;
+      // Each run spends 120 ms before adding its chunk (a starved renderer looks the same from inside).
+      const chunk = () => {
+        const t = performance.now();
+        while (performance.now() - t < 120) {
+          /* busy */
+        }
+        root.insertAdjacentHTML('beforeend', `<p>Chunk ${i} of the slow article, with words enough to count as growth.</p>`);
+        if (++i < 3) setTimeout(chunk, 400);
+      };
+      setTimeout(chunk, 0);
+    });
+    await page.waitForFunction(() => document.querySelectorAll('#root p').length >= 1);
+    const probe = await look(page);
+    expect(probe.timerDueIn).not.toBeNull();
+    expect(probe.timerDueIn!).toBeLessThanOrEqual(400);
   });
 });
