@@ -27,7 +27,7 @@ describe('render matrix through Browser scrape', () => {
 
   it('with wait_for_selector, lets the content under the selector settle (a chunked article is not cut at its first chunk)', async () => {
     const page = matrixPage('selector-chunks')!;
-    for (let i = 0; i < 3; i++) expectWholeRender(page, await scrape(page, { wait_for_selector: 'article' }), 'selector');
+    expectWholeRender(page, await scrape(page, { wait_for_selector: 'article' }), 'selector');
   }, 60_000);
 
   it('with wait_for_selector on a selector there at load, or on a page that fills it late, reads the whole page', async () => {

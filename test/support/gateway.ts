@@ -43,6 +43,11 @@ export async function startTestGateway(env: Record<string, string> = {}, now?: (
     TRAWL_SHUTDOWN_GRACE_S: '2',
     // Rate limits off unless a test sets them: suites poll runs, crawls and jobs faster than a person would.
     ...RATE_LIMITS_OFF,
+    // Pages parsed in the gateway's own thread unless a test asks for content threads: booting a thread costs
+    // about 1.5 s of CPU on this 2-core machine, paid by every gateway a test starts. The threads are tested where
+    // they matter (packages/scrape content-pool and content-lanes, the hostile suites, and every spawned gateway and
+    // worker process, which keep the default).
+    TRAWL_CONTENT_THREADS: '0',
     ...env,
   });
   // Every line of the gateway's logger (requests, workers, faults) at the configured LOG_LEVEL, parsed.
