@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allItems, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
 import { startCrawlEnv, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
-import { expectWholeRender } from '@trawl/test-support/render-matrix/checks.ts';
+import { expectWholeRender, MATRIX_SETTLE_ENV } from '@trawl/test-support/render-matrix/checks.ts';
 import { MATRIX, matrixPage } from '@trawl/test-support/render-matrix/pages.ts';
 import { startMatrixSite, type MatrixSite } from '@trawl/test-support/render-matrix/site.ts';
 
@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('render matrix through a browser-controlled crawl (embedded)', () => {
   let env: CrawlEnv;
   beforeAll(async () => {
-    env = await startCrawlEnv('embedded', { env: { TRAWL_BROWSER_PAGES: '2', TRAWL_FETCH_TIMEOUT_MS: '20000' } });
+    env = await startCrawlEnv('embedded', { env: { TRAWL_BROWSER_PAGES: '2', TRAWL_FETCH_TIMEOUT_MS: '20000', ...MATRIX_SETTLE_ENV } });
   });
   afterAll(async () => {
     await env?.close();

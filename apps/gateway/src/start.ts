@@ -82,13 +82,21 @@ export async function createGateway(config: TrawlConfig, opts: GatewayOptions = 
     for (const w of workers) await w.stop();
     for (const r of trendsRunners) await r.stop();
     await runtime.close();
-    // Requests have had their grace and their engines are gone; keep-alive connections that went idle after the
-    // close began would otherwise hold it for the server's keep-alive timeout (72 s).
+    // Requests have had their grace and their engines are gone: the ones still running now answer with the error of
+    // a closed engine, which takes a few turns of the event loop (on a loaded machine, more than one at once); they
+    // get up to ANSWER_AFTER_CLOSE_MS to write it. Then keep-alive connections that went idle after the close began,
+    // which would otherwise hold it for the server's keep-alive timeout (72 s), are closed.
+    app.server.closeIdleConnections();
+    await Promise.race([closing, new Promise<void>((resolve) => (timer = setTimeout(resolve, ANSWER_AFTER_CLOSE_MS)))]);
+    clearTimeout(timer);
     app.server.closeAllConnections();
     await closing;
   };
   return { app, ctx, runtime, workers, trendsRunners, bootstrap, close };
 }
+
+/** How long requests whose engines closed under them get to write their error answer before sockets close. */
+const ANSWER_AFTER_CLOSE_MS = 2000;
 
 export async function startGateway(config: TrawlConfig, opts: GatewayOptions = {}): Promise<RunningGateway> {
   const g = await createGateway(config, opts);

@@ -28,6 +28,14 @@ export function expectWholeRender(page: MatrixPage, result: Pick<PublicPageResul
 }
 
 /**
+ * The settle bound for the matrix suites: twice the default. A page that settles is read by `stable` long before it
+ * (a never-settling page by rule 2 within about a second of its content holding still), so the check that every page
+ * settled keeps its meaning; but the scroll scan of the lazy pages is a rendering update per screen, and on a
+ * loaded 2-core machine running two matrix files it has reached the default 5 s with the content already whole.
+ */
+export const MATRIX_SETTLE_ENV = { TRAWL_BROWSER_SETTLE_MAX_MS: '10000' };
+
+/**
  * Pages rendered at once by a matrix test file: with two test files at once the machine runs four, as
  * production sizes it (two per core).
  */
@@ -39,7 +47,7 @@ export function useMatrixGateway(): { site: () => MatrixSite; gw: () => TestGate
   let gw: TestGateway;
   beforeAll(async () => {
     site = await startMatrixSite();
-    gw = await startTestGateway({ TRAWL_BROWSER_PAGES: String(MATRIX_PAGES), TRAWL_BROWSER_ACQUIRE_MS: '2000' });
+    gw = await startTestGateway({ TRAWL_BROWSER_PAGES: String(MATRIX_PAGES), TRAWL_BROWSER_ACQUIRE_MS: '2000', ...MATRIX_SETTLE_ENV });
   });
   afterAll(async () => {
     await gw?.close();
