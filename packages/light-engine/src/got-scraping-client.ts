@@ -1,7 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction as NodeLookupFunction } from 'node:net';
-import { gotScraping, TransformHeadersAgent, type HandlerFunction, type Request } from 'got-scraping';
+import type { HandlerFunction, Request } from 'got-scraping';
 import type { LookupFunction } from '@trawl/net';
 
 /**
@@ -69,28 +69,22 @@ const noAlpnProbe: HandlerFunction = (options, next) => {
   return next(options);
 };
 
+type GotScrapingModule = typeof import('got-scraping');
+let gotScrapingModule: Promise<GotScrapingModule> | undefined;
+// got-scraping with its header generator is about a hundred modules (~0.4 s of CPU to load): a process loads
+// it with its first light retrieval, not at start-up (a restart should answer reads at once).
+const loadGotScraping = () => (gotScrapingModule ??= import('got-scraping'));
+
 export function createGotScrapingClient(opts: { userAgent?: string } = {}): HttpClient {
   const httpAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
   const httpsAgent = new HttpsAgent({ keepAlive: true, scheduling: 'lifo' });
-  // got-scraping wraps agents to order and case headers like a browser; keep that on our agents too.
-  const agent = { http: new TransformHeadersAgent(httpAgent), https: new TransformHeadersAgent(httpsAgent) };
-  const client = gotScraping.extend({
-    handlers: [noAlpnProbe],
-    // One generated browser identity per engine: got-scraping otherwise runs its header generator (a Bayesian
-    // network) on every request, a measurable share of a page's CPU, and a stable identity is more plausible.
-    sessionToken: {},
-    http2: false,
-    followRedirect: false,
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    decompress: true,
-    // The engine owns the deadline; got-scraping's own 60 s request timeout must not cut long deadlines short.
-    timeout: { request: undefined },
-  });
+  let built: Promise<ReturnType<typeof buildClient>> | undefined;
+  const clientOf = () => (built ??= loadGotScraping().then((m) => buildClient(m, httpAgent, httpsAgent)));
   const baseHeaders: Record<string, string> = opts.userAgent ? { 'user-agent': opts.userAgent } : {};
 
   return {
-    exchange(req) {
+    async exchange(req) {
+      const { client, agent } = await clientOf();
       const routeOptions =
         req.route.kind === 'direct'
           ? { agent, dnsLookup: req.route.lookup as unknown as NodeLookupFunction }
@@ -111,6 +105,25 @@ export function createGotScrapingClient(opts: { userAgent?: string } = {}): Http
       httpsAgent.destroy();
     },
   };
+}
+
+function buildClient({ gotScraping, TransformHeadersAgent }: GotScrapingModule, httpAgent: HttpAgent, httpsAgent: HttpsAgent) {
+  // got-scraping wraps agents to order and case headers like a browser; keep that on our agents too.
+  const agent = { http: new TransformHeadersAgent(httpAgent), https: new TransformHeadersAgent(httpsAgent) };
+  const client = gotScraping.extend({
+    handlers: [noAlpnProbe],
+    // One generated browser identity per engine: got-scraping otherwise runs its header generator (a Bayesian
+    // network) on every request, a measurable share of a page's CPU, and a stable identity is more plausible.
+    sessionToken: {},
+    http2: false,
+    followRedirect: false,
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    decompress: true,
+    // The engine owns the deadline; got-scraping's own 60 s request timeout must not cut long deadlines short.
+    timeout: { request: undefined },
+  });
+  return { client, agent };
 }
 
 function readBounded(stream: Request, req: ExchangeRequest): Promise<ExchangeResponse> {

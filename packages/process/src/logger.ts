@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import { createRequire } from 'node:module';
 import type { TrawlConfig } from '@trawl/config';
 
 /**
@@ -36,6 +36,8 @@ export function prettyLines(setting: TrawlConfig['LOG_PRETTY'], terminal: boolea
  * left in a queue when the process exits, and the order of lines is the order of the calls.
  */
 function prettyStream(out: DestinationStream, colorize: boolean): DestinationStream {
+  // Required only here: a process logging JSON (the default off a terminal) never loads its ~30 modules.
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   const format = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname', singleLine: true });
   return { write: (line: string) => out.write(format(line)) };
 }

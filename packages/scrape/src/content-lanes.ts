@@ -61,13 +61,10 @@ type Reply = { ok?: boolean; value?: ContentResult; unsupported?: boolean; notTe
 export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
   const entry = new URL('./content-worker-boot.mjs', import.meta.url);
   let closed = false;
-  // The ordinary lane starts at once (the first Fetch should not wait for a thread to boot, ~0.3-1 s of CPU); the
-  // slow lane with its first large page, so a process that never meets one never pays for its thread.
-  const makeLane = (threads: number, lowPriority: boolean): Lane => {
-    const lane: Lane = { slots: [], size: threads, queue: [], lowPriority, depth: lowPriority ? 1 : PIPELINE };
-    if (!lowPriority) startLane(lane);
-    return lane;
-  };
+  // A lane's threads start with its first page: a process that never makes content (a gateway answering reads
+  // after a restart, a worker with nothing to crawl) never pays ~0.3-1.5 s of CPU per thread at start-up, when it
+  // competes with loading the process itself. The first page waits for a thread's boot (README "Content threads").
+  const makeLane = (threads: number, lowPriority: boolean): Lane => ({ slots: [], size: threads, queue: [], lowPriority, depth: lowPriority ? 1 : PIPELINE });
   function startLane(lane: Lane): void {
     while (lane.slots.length < lane.size) lane.slots.push(spawn(lane));
   }

@@ -4,7 +4,8 @@
 // what the page said: text is escaped so it renders as itself (escape.ts), and the rules in inline-rules.ts,
 // block-rules.ts and table-rules.ts replace turndown's and the GFM plugin's where those lose text or structure.
 // test/markdown-roundtrip.test.ts renders the output back.
-import TurndownService from 'turndown';
+import { createRequire } from 'node:module';
+import type TurndownService from 'turndown';
 import type { DomDocument, DomElement } from '../dom.ts';
 import { addBlockRules } from './block-rules.ts';
 import { escapeMarkdownText } from './escape.ts';
@@ -15,22 +16,31 @@ import { tidyMarkdown } from './tidy.ts';
 import { MarkdownTreeBuilder } from './tree.ts';
 import { serializeSanitized, walkSanitized, type SerializeOptions } from '../sanitize/sanitize-html.ts';
 
-const service = new TurndownService({
-  headingStyle: 'atx',
-  hr: '---',
-  bulletListMarker: '-',
-  codeBlockStyle: 'fenced',
-  emDelimiter: '*',
-  strongDelimiter: '**',
-  linkStyle: 'inlined',
-  // turndown's own default, with the break a trim may have cut off (see restoreBreak).
-  defaultReplacement: (content, node) => ((node as { isBlock?: boolean }).isBlock ? `\n\n${content}\n\n` : inlineCode(node) ? content : restoreBreak(content)),
-});
-service.escape = escapeMarkdownText;
-// Rules added later win over earlier ones (and over turndown's own).
-addBlockRules(service);
-addTableRules(service);
-addInlineRules(service);
+let turndownService: TurndownService | undefined;
+
+// turndown and its DOM (domino, ~50 modules) load with the first page made into Markdown: a gateway whose content
+// threads do that work never loads them in its main thread.
+function service(): TurndownService {
+  if (turndownService) return turndownService;
+  const Turndown = createRequire(import.meta.url)('turndown') as typeof TurndownService;
+  const s = new Turndown({
+    headingStyle: 'atx',
+    hr: '---',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    emDelimiter: '*',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+    // turndown's own default, with the break a trim may have cut off (see restoreBreak).
+    defaultReplacement: (content, node) => ((node as { isBlock?: boolean }).isBlock ? `\n\n${content}\n\n` : inlineCode(node) ? content : restoreBreak(content)),
+  });
+  s.escape = escapeMarkdownText;
+  // Rules added later win over earlier ones (and over turndown's own).
+  addBlockRules(s);
+  addTableRules(s);
+  addInlineRules(s);
+  return (turndownService = s);
+}
 
 function inlineCode(node: TurndownService.Node): boolean {
   return (node as { isCode?: boolean }).isCode === true;
@@ -44,11 +54,11 @@ export function contentToMarkdown(root: DomElement | DomDocument, baseUrl: strin
   // Markup the HTML parser would rearrange: let it (rare, see tree.ts).
   if (builder.failed) return htmlToMarkdown(serializeSanitized(root, options()));
   if (builder.root.firstChild === null) return '';
-  return tidyMarkdown(resolveLinkMarks(service.turndown(builder.root)));
+  return tidyMarkdown(resolveLinkMarks(service().turndown(builder.root)));
 }
 
 /** Markdown of an HTML string, parsed by turndown's own parser (domino): the reference the tests compare with. */
 export function htmlToMarkdown(html: string): string {
   if (html.trim() === '') return '';
-  return tidyMarkdown(resolveLinkMarks(service.turndown(html)));
+  return tidyMarkdown(resolveLinkMarks(service().turndown(html)));
 }

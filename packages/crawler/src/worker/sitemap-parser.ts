@@ -1,11 +1,13 @@
 import { Readable } from 'node:stream';
-import { ErrorLevel, XMLToSitemapIndexStream, XMLToSitemapItemStream } from 'sitemap';
 
 /**
  * The only module importing `sitemap` (8.0.3: Node ≥ 14, a maintained parser on sax that reads a stream and
  * fetches nothing itself, so our light engine does every fetch under the SSRF guard and the size limit). What one
  * sitemap document lists: other sitemaps (an index) or pages (a urlset, or a plain-text sitemap: one URL a line).
+ * Loaded with the first XML sitemap, not at start-up (a process that reads none never pays for sax and its parser).
  */
+let sitemapModule: Promise<typeof import('sitemap')> | undefined;
+
 export async function sitemapEntries(doc: Buffer, max: number): Promise<{ kind: 'index' | 'urlset'; urls: string[] }> {
   const head = doc.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart();
   if (!head.startsWith('<')) {
@@ -13,6 +15,7 @@ export async function sitemapEntries(doc: Buffer, max: number): Promise<{ kind: 
     return { kind: 'urlset', urls: urls.slice(0, max) };
   }
   const index = /<(?:[\w-]+:)?sitemapindex[\s>]/.test(head);
+  const { ErrorLevel, XMLToSitemapIndexStream, XMLToSitemapItemStream } = await (sitemapModule ??= import('sitemap'));
   const parser = index
     ? new XMLToSitemapIndexStream({ level: ErrorLevel.SILENT, logger: false })
     : new XMLToSitemapItemStream({ level: ErrorLevel.SILENT, logger: false });
