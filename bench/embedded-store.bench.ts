@@ -11,7 +11,7 @@ import type { ScenarioResult } from './support/table.ts';
  * crawled BENCH_CRAWLS times (10) in one gateway process per store: embedded in memory (`TRAWL_DATA_DIR=:memory:`),
  * embedded on disk (the default), cluster mode on Redis with one worker; the stores run at once and take turns,
  * crawl by crawl. Then every item is read back through the API (delivered, duplicates), the store's bytes per
- * page, and the restart: `npm start`'s entry on the same store with BENCH_STORED_ITEMS (100,000) items (the
+ * page, and the restart: what `npm start` runs on the same store with BENCH_STORED_ITEMS (100,000) items (the
  * crawls' own plus seeded ones), from spawn to the first answered authenticated read (GET of a crawl), three
  * times. BENCH_STORES (e.g. `disk,memory`) runs some of them only.
  */
@@ -86,7 +86,7 @@ export default async function run(): Promise<ScenarioResult> {
       'pages/s and CPU: the crawls only (wall time from POST /v1/crawl to the status read that shows the end; CPU of the gateway, and of the worker on Redis); peak RSS: the same processes (VmHWM), summed.',
       'delivered: items read back through GET /v1/crawl/{id}/items after the crawls; duplicates: items of a crawl whose URL another item of that crawl has.',
       'store bytes/page: growth over the crawls per delivered page; on disk the bytes in use (trawl_data_dir_used_bytes) and the data file; Redis its used_memory (it persists nothing here).',
-      `restart: apps/gateway/src/main.ts (npm start) spawned on the same store, timed to the first 200 of GET /v1/crawl/{id} (a seeded crawl); the stored items are the crawls' own plus crawls of 10,000 seeded through createCrawl, the frontier and finalizeCrawl (bench/support/seed-items.ts), each a copy of a real item. On Redis only the gateway restarts; Redis keeps running.`,
+      `restart: what npm start runs (scripts/start.mjs gateway: the bundle of scripts/build.mjs, built beforehand) spawned on the same store, timed to the first 200 of GET /v1/crawl/{id} (a seeded crawl); the stored items are the crawls' own plus crawls of 10,000 seeded through createCrawl, the frontier and finalizeCrawl (bench/support/seed-items.ts), each a copy of a real item. On Redis only the gateway restarts; Redis keeps running.`,
       `load average: ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at the end (2 cores, shared machine).`,
     ],
   };

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BUNDLES, buildBundles, stale } from '../scripts/build.mjs';
 
 /**
  * `npm run cluster -- --workers N`: Redis (started here unless REDIS_URL is given), one gateway and N worker
@@ -75,9 +76,11 @@ if (!redisUrl) {
 }
 const key = process.env.TRAWL_BOOTSTRAP_KEY ?? `trawl_dev_${randomBytes(18).toString('base64url')}`;
 const common = { REDIS_URL: redisUrl, TRAWL_BOOTSTRAP_KEY: key };
-const node = [process.execPath, '--import', 'tsx'];
-start('gateway', [...node, 'apps/gateway/src/main.ts'], { ...common, TRAWL_WORKERS: '0', ...(values.port ? { PORT: values.port } : {}) });
-for (let i = 0; i < workers; i++) start(`worker ${i + 1}`, [...node, 'apps/worker/src/main.ts'], common);
+// Built once here (when a source is newer), then every process runs the bundle, as `npm start` would.
+if (stale()) await buildBundles();
+const node = [process.execPath, '--enable-source-maps'];
+start('gateway', [...node, BUNDLES.gateway.out], { ...common, TRAWL_WORKERS: '0', ...(values.port ? { PORT: values.port } : {}) });
+for (let i = 0; i < workers; i++) start(`worker ${i + 1}`, [...node, BUNDLES.worker.out], common);
 if (!process.env.TRAWL_BOOTSTRAP_KEY) process.stdout.write(`cluster: API key ${key}\n`);
 process.stdout.write(`cluster: gateway + ${workers} worker(s) started; Ctrl-C stops everything\n`);
 

@@ -5,10 +5,10 @@ import { cpuMsOf } from './proc-stats.ts';
 import { stop } from './processes.ts';
 import { baseEnv, KEY } from './trawl-cases.ts';
 
-const MAIN = join(new URL('../../', import.meta.url).pathname, 'apps/gateway/src/main.ts');
+const START = join(new URL('../../', import.meta.url).pathname, 'scripts/start.mjs');
 
 /**
- * Starts `npm start`'s entry (apps/gateway/src/main.ts) on a store and measures the time from spawning the process
+ * Starts what `npm start` runs (scripts/start.mjs gateway: the bundle, rebuilt first only if a source changed) on a store and measures the time from spawning the process
  * to the first answer of an authenticated read (`path`, expected to answer `status`), polling every 5 ms, and the
  * CPU the process had used by then (steadier than wall time on a loaded machine); then stops it. What it reads is
  * checked by `check`.
@@ -21,7 +21,7 @@ export async function timeRestart(
 ): Promise<{ ms: number; cpuMs: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [START, 'gateway'], {
     env: { ...process.env, ...baseEnv(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicErrorResponse } from '@trawl/contract';
-import { adminErrorOf, createAdminClient, type AdminClient } from '@trawl/admin';
+import { adminErrorOf, createAdminClient, type AdminClient } from '@trawl/admin/client';
 import { startFixtureSite, type FixtureSite } from '@trawl/test-support/fixture-site.ts';
 import { PIZZA_GRAIN } from '@trawl/test-support/trends-client.ts';
 import { startTestGateway, TEST_KEY, useGatewayPair, type TestGateway } from '@trawl/test-support/gateway.ts';

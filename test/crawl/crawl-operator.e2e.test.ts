@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminErrorOf, createAdminClient, type AdminClient } from '@trawl/admin';
+import { adminErrorOf, createAdminClient, type AdminClient } from '@trawl/admin/client';
 import { TEST_ADMIN_TOKEN } from '@trawl/test-support/admin-client.ts';
 import { allItems, getCrawl, sleep, startCrawl, waitForCrawl, withKey } from '@trawl/test-support/crawl-client.ts';
 import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';

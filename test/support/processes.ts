@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { RATE_LIMITS_OFF, TEST_KEY } from './gateway.ts';
 
 /**
- * Real Trawl processes for cluster-mode tests (`node --import tsx <script>`), with their output kept for the
+ * Real Trawl processes for cluster-mode tests (what `npm start` and `npm run worker` run: the bundles of
+ * scripts/build.mjs, built once per test run by test/support/build-setup.ts; any other script through tsx), with their output kept for the
  * failure message, readiness by a line they print, kill -9, and a registry so every process a test file started
  * is gone when it ends, even when the test failed half-way (afterAll) or the test process itself exits.
  */
@@ -48,11 +49,15 @@ function baseEnv(): Record<string, string> {
   return out;
 }
 
-/** Starts `node --import tsx <script>` (a path relative to the repository root). */
+// The entries `npm start` and `npm run worker` run from their bundles, as a user's processes do.
+const BUNDLED: Record<string, string> = { 'apps/gateway/src/main.ts': 'dist/gateway.mjs', 'apps/worker/src/main.ts': 'dist/worker.mjs' };
+
+/** Starts a script (a path relative to the repository root): a bundled entry as built, anything else through tsx. */
 export function spawnTrawl(name: string, script: string, env: Record<string, string>): ManagedProcess {
   // An embedded process gets a data directory of its own, removed when it exits, unless the test names one.
   const ownDir = env.TRAWL_DATA_DIR === undefined && env.REDIS_URL === undefined ? mkdtempSync(join(tmpdir(), 'trawl-proc-data-')) : null;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const bundle = BUNDLED[script];
+  const child = spawn(process.execPath, bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...baseEnv(), ...(ownDir ? { TRAWL_DATA_DIR: ownDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,12 +3,13 @@ import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+// What `npm start` runs (the bundle, built by the test run's global setup).
+const START = fileURLToPath(new URL('../../../scripts/start.mjs', import.meta.url));
 
 /** `npm start` as an operator runs it, until it exits (or `limitMs` passes: then it is killed and code is null). */
 function start(env: Record<string, string>, limitMs = 30_000): Promise<{ code: number | null; stderr: string; ms: number }> {
   const began = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { PATH: process.env.PATH, HOST: '127.0.0.1', TRAWL_DATA_DIR: ':memory:', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [START, 'gateway'], { env: { PATH: process.env.PATH, HOST: '127.0.0.1', TRAWL_DATA_DIR: ':memory:', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const kill = setTimeout(() => child.kill('SIGKILL'), limitMs);

@@ -12,8 +12,9 @@ await runProcess('trawl-worker', async (config, log) => {
   const onError = runtimeFaultLog(runtime);
   const workers = startWorkers(runtime, Math.max(1, config.TRAWL_WORKERS ?? 1), onError);
   const trendsRunners = startTrendsRunners(runtime, 1, onError);
-  // The crawl engine loads in the background; "running" means a page announced now is taken at once.
-  await Promise.all(workers.map((w) => w.loaded()));
+  // The crawl engine and the light engine's HTTP library load in the background; "running" means a page or a
+  // trends job announced now is taken at once, with nothing left to load inside its deadline.
+  await Promise.all([...workers.map((w) => w.loaded()), runtime.light.warm()]);
   const ids = { workers: workers.map((w) => w.id), trends_runners: trendsRunners.map((r) => r.id) };
   process.stderr.write(`Trawl worker running  crawl workers: ${ids.workers.join(',')}  trends runners: ${ids.trends_runners.join(',')}\n`);
   if (runtime.metrics) process.stderr.write(`Metrics: ${runtime.metrics.url}/metrics\n`);

@@ -2,5 +2,4 @@ export { createAdminRouter, type AdminRouter } from './router.ts';
 export type { AdminDeps } from './deps.ts';
 export type { AdminContext } from './trpc.ts';
 export { adminContextOf, sameSecret } from './token.ts';
-export { createAdminClient, adminErrorOf, isAdminUnreachable, type AdminClient, type AdminClientOptions } from './client.ts';
 export { adminReference, type AdminProcedureReference } from './catalog.ts';

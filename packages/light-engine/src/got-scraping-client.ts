@@ -50,6 +50,8 @@ export class ExchangeError extends Error {
     /** Whether response headers had arrived (a failure before them on a proxy route is the proxy's). */
     readonly responseStarted: boolean,
     readonly statusCode?: number,
+    /** The request went out on a kept-alive socket from an earlier exchange. */
+    readonly reusedSocket = false,
   ) {
     super(`exchange failed: ${kind} (${code})`);
     this.name = 'ExchangeError';
@@ -58,6 +60,8 @@ export class ExchangeError extends Error {
 
 export interface HttpClient {
   exchange(req: ExchangeRequest): Promise<ExchangeResponse>;
+  /** Loads the HTTP library now rather than with the first exchange. */
+  warm(): Promise<void>;
   close(): void;
 }
 
@@ -84,27 +88,40 @@ export function createGotScrapingClient(opts: { userAgent?: string } = {}): Http
 
   return {
     async exchange(req) {
-      const { client, agent } = await clientOf();
-      const routeOptions =
-        req.route.kind === 'direct'
-          ? { agent, dnsLookup: req.route.lookup as unknown as NodeLookupFunction }
-          : { proxyUrl: req.route.proxyUrl };
-      const stream = client.stream(req.url.href, {
-        ...routeOptions,
-        // got's POST stream waits for a body to be piped in; an empty string sends Content-Length: 0 at once.
-        ...(req.method === 'POST' ? { method: 'POST' as const, body: '' } : {}),
-        headers: { ...baseHeaders, ...req.headers },
-        // got-scraping turns certificate checks off by default; a data API must not accept forged TLS peers.
-        https: { rejectUnauthorized: true },
-        timeout: req.connectTimeoutMs === undefined ? {} : { connect: req.connectTimeoutMs },
-      });
-      return readBounded(stream, req);
+      try {
+        return await once(req);
+      } catch (err) {
+        // A kept-alive socket the server closed as it was reused: the request never reached it. Sent again on a
+        // fresh socket once, as browsers do: a server closing idle sockets at its keep-alive timeout races the next
+        // request on them (light-engine-keepalive.test.ts).
+        if (err instanceof ExchangeError && err.kind === 'transport' && err.reusedSocket && !err.responseStarted && !req.signal.aborted) return once(req);
+        throw err;
+      }
     },
+    warm: () => clientOf().then(() => undefined),
     close() {
       httpAgent.destroy();
       httpsAgent.destroy();
     },
   };
+
+  async function once(req: ExchangeRequest): Promise<ExchangeResponse> {
+    const { client, agent } = await clientOf();
+    const routeOptions =
+      req.route.kind === 'direct'
+        ? { agent, dnsLookup: req.route.lookup as unknown as NodeLookupFunction }
+        : { proxyUrl: req.route.proxyUrl };
+    const stream = client.stream(req.url.href, {
+      ...routeOptions,
+      // got's POST stream waits for a body to be piped in; an empty string sends Content-Length: 0 at once.
+      ...(req.method === 'POST' ? { method: 'POST' as const, body: '' } : {}),
+      headers: { ...baseHeaders, ...req.headers },
+      // got-scraping turns certificate checks off by default; a data API must not accept forged TLS peers.
+      https: { rejectUnauthorized: true },
+      timeout: req.connectTimeoutMs === undefined ? {} : { connect: req.connectTimeoutMs },
+    });
+    return readBounded(stream, req);
+  }
 }
 
 function buildClient({ gotScraping, TransformHeadersAgent }: GotScrapingModule, httpAgent: HttpAgent, httpsAgent: HttpsAgent) {
@@ -133,6 +150,7 @@ function readBounded(stream: Request, req: ExchangeRequest): Promise<ExchangeRes
     let headers: Record<string, string> = {};
     let mode: 'keep' | 'drain' = 'keep';
     let size = 0;
+    let reused = false;
     const chunks: Buffer[] = [];
 
     const settle = () => {
@@ -143,7 +161,7 @@ function readBounded(stream: Request, req: ExchangeRequest): Promise<ExchangeRes
       if (settled) return;
       settle();
       stream.destroy();
-      reject(new ExchangeError(kind, code, statusCode !== 0, statusCode || undefined));
+      reject(new ExchangeError(kind, code, statusCode !== 0, statusCode || undefined, reused));
     };
     const finish = () => {
       if (settled) return;
@@ -155,6 +173,7 @@ function readBounded(stream: Request, req: ExchangeRequest): Promise<ExchangeRes
 
     if (req.signal.aborted) return onAbort();
     req.signal.addEventListener('abort', onAbort, { once: true });
+    stream.once('request', (r: { reusedSocket?: boolean }) => (reused = r.reusedSocket === true));
     stream.once('response', (res: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
       statusCode = res.statusCode;
       headers = flattenHeaders(res.headers);

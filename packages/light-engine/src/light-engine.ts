@@ -111,6 +111,7 @@ export function createLightEngine(opts: LightEngineOptions): LightEngine {
 
   return {
     fetch,
+    warm: () => client.warm(),
     async close() {
       closed = true;
       for (const ctl of inflight) ctl.abort('closed' satisfies EndReason);

@@ -72,6 +72,11 @@ export type LightFetchOutcome =
 
 export interface LightEngine {
   fetch(req: LightFetchRequest): Promise<LightFetchOutcome>;
+  /**
+   * Loads the HTTP library now (it loads with the first fetch otherwise, inside that fetch's deadline): for a
+   * process about to take work, such as a worker process before it says it is running.
+   */
+  warm(): Promise<void>;
   /** Ends in-flight fetches (they fail with network_error) and closes pooled connections. */
   close(): Promise<void>;
 }

@@ -540,6 +540,9 @@
     let steps = 0;
     let y = Math.max(0, arg.from || 0);
     window.scrollTo(0, y);
+    // Handlers see the starting position too: on a page that grew by less than a screen since the last scan, it is
+    // the new bottom, and without a rendering update there a scroll listener never saw it (its next part unasked).
+    await frame();
     while (steps < arg.maxSteps && now() < end) {
       const doc = document.documentElement;
       if (!doc || y + window.innerHeight >= doc.scrollHeight) break;
@@ -548,9 +551,11 @@
       steps++;
       await frame();
     }
+    // Where the window really got to (a step past the end is clamped): growth beyond it asks for another scan.
+    const reached = window.scrollY;
     window.scrollTo(0, 0);
     await frame();
-    return { steps, y };
+    return { steps, y: reached };
   }
 
   /** Resolves true as soon as `selector` matches in this document (light DOM), false after timeoutMs. */

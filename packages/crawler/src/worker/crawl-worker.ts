@@ -42,11 +42,11 @@ export class CrawlWorker {
   readonly settings: WorkerSettings;
   private readonly manager: HostScheduler;
   private readonly keeper: ShardKeeper;
-  /** Made at start: Crawlee loads with the first start, not with this module (see start). */
+  /** Made when the engine has loaded (loadEngine): Crawlee loads with the first host, not with this module. */
   private crawler: PageRunner | null = null;
   private readonly runPage: (token: string) => Promise<void>;
   private stopping = false;
-  private engineLoaded: Promise<void> = Promise.resolve();
+  private engineLoaded: Promise<void> | undefined;
   private readonly deps: PageTaskDeps;
   private running: Promise<unknown> | null = null;
   private unwatch: Promise<() => Promise<void>> | null = null;
@@ -66,7 +66,7 @@ export class CrawlWorker {
         .then((snap) => snap && logCrawlEvent(d.log, 'started', snap, 'running'))
         .catch(onError);
     };
-    this.manager = new HostScheduler(d.crawls, this.settings, onError, started);
+    this.manager = new HostScheduler(d.crawls, this.settings, onError, started, () => this.loadEngine());
     const contexts = new CrawlContexts(d.crawls);
     const finalize = async (crawlId: string) => {
       const snap = await d.crawls.getCrawl(crawlId);
@@ -147,21 +147,6 @@ export class CrawlWorker {
   start(): void {
     this.d.log.info({ worker_id: this.id, concurrency: this.settings.concurrency }, 'crawl worker started');
     this.keeper.start();
-    // Crawlee (about 500 files with its dependencies) is loaded here, in the background, rather than with the
-    // process: a gateway starts answering without waiting for it. Its run only ends when stopped; should it fail,
-    // that is logged rather than left unhandled.
-    const adapter = import('./crawlee-adapter.ts');
-    this.engineLoaded = adapter.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.running = adapter
-      .then(({ createPageRunner }) => {
-        if (this.stopping) return;
-        this.crawler = createPageRunner(this.manager, this.settings, this.d.log, this.runPage);
-        return this.crawler.run();
-      })
-      .catch((err: unknown) => this.onError(err));
     // New crawls and hosts are announced: react at once rather than at the next heartbeat.
     this.unwatch = this.d.directory.watchWork(() => this.nudge()).catch((err: unknown) => {
       this.onError(err);
@@ -195,11 +180,34 @@ export class CrawlWorker {
   }
 
   /**
-   * Resolves once the crawl engine has loaded (after start), so a process that says it is running can take a page
-   * at once: a worker process waits for it before its banner; a gateway does not (it answers meanwhile).
+   * Crawlee (about 500 files with its dependencies) loads in the background when this worker takes on its first
+   * host, or when a process asks for it (`loaded`), not with the process: a gateway answers at once after a
+   * restart, and a module graph that size evaluated while a request waits would hold its answer (it did, by up
+   * to half a second). Its run only ends when stopped; should it fail, that is logged rather than left unhandled.
+   */
+  private loadEngine(): Promise<void> {
+    if (this.engineLoaded) return this.engineLoaded;
+    const adapter = import('./crawlee-adapter.ts');
+    this.engineLoaded = adapter.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running = adapter
+      .then(({ createPageRunner }) => {
+        if (this.stopping) return;
+        this.crawler = createPageRunner(this.manager, this.settings, this.d.log, this.runPage);
+        return this.crawler.run();
+      })
+      .catch((err: unknown) => this.onError(err));
+    return this.engineLoaded;
+  }
+
+  /**
+   * Loads the crawl engine and resolves once it has, so a process that says it is running can take a page at
+   * once: a worker process waits for it before its banner; a gateway does not (it loads with its first host).
    */
   loaded(): Promise<void> {
-    return this.engineLoaded;
+    return this.loadEngine();
   }
 
   /** Wakes idle hosts at once (e.g. a crawl was just created in this process). */

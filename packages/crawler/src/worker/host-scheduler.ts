@@ -31,6 +31,8 @@ export class HostScheduler {
     private readonly onError: (err: unknown) => void = () => undefined,
     /** The lease call that started a crawl (its first page, whichever worker leased it): called once per crawl. */
     private readonly onCrawlStarted: (crawlId: string) => void = () => undefined,
+    /** A host was taken on (the worker has pages to run from now on). */
+    private readonly onHostAdded: () => void = () => undefined,
   ) {}
 
   // --- shard ownership (driven by the shard keeper) ---
@@ -47,6 +49,7 @@ export class HostScheduler {
       s = new HostSlot(host);
       this.slots.set(host, s);
       this.order.push(host);
+      this.onHostAdded();
     }
     s.slowUntil = Math.max(s.slowUntil, slowUntil);
     return s;
