@@ -94,38 +94,46 @@ async function forward(
     if (value === undefined || HOP_BY_HOP.has(name) || connectionListed.has(name)) continue;
     headers[name] = value;
   }
-  const upstream = httpRequest({
-    // The checked address, never the name: no second lookup between the decision and the socket.
-    host: verdict.address.address,
-    family: verdict.address.family,
-    port,
-    method: req.method,
-    path: `${target.pathname}${target.search}`,
-    headers,
-    agent,
-    setHost: false,
-  });
-  upstream.on('socket', track);
-  upstream.on('response', (up) => {
-    const raw: string[] = [];
-    const upListed = listedInConnection(up.headers.connection);
-    for (let i = 0; i < up.rawHeaders.length; i += 2) {
-      const name = up.rawHeaders[i].toLowerCase();
-      if (HOP_BY_HOP.has(name) || upListed.has(name)) continue;
-      raw.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
-    }
-    res.writeHead(up.statusCode ?? 502, up.statusMessage, raw);
-    up.pipe(res);
-    up.on('error', () => res.destroy());
-  });
-  upstream.on('error', () => {
-    if (!res.headersSent) refuse(res, 502);
-    else res.destroy();
-  });
-  res.on('close', () => {
-    if (!res.writableFinished) upstream.destroy();
-  });
-  req.pipe(upstream);
+  // A request without a body can be sent again: when the kept-alive socket it went out on was closed by the target
+  // before any answer (its keep-alive timeout racing the request), it is, once, on a new connection, as a browser
+  // would on its own connection (a page's data request otherwise failed with the gate's 502: egress-gate.test.ts).
+  const replayable = (req.method === 'GET' || req.method === 'HEAD') && (req.headers['content-length'] ?? '0') === '0' && req.headers['transfer-encoding'] === undefined;
+  const send = (via: Agent | false) => {
+    const upstream = httpRequest({
+      // The checked address, never the name: no second lookup between the decision and the socket.
+      host: verdict.address.address,
+      family: verdict.address.family,
+      port,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers,
+      agent: via,
+      setHost: false,
+    });
+    upstream.on('socket', track);
+    upstream.on('response', (up) => {
+      const raw: string[] = [];
+      const upListed = listedInConnection(up.headers.connection);
+      for (let i = 0; i < up.rawHeaders.length; i += 2) {
+        const name = up.rawHeaders[i].toLowerCase();
+        if (HOP_BY_HOP.has(name) || upListed.has(name)) continue;
+        raw.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
+      }
+      res.writeHead(up.statusCode ?? 502, up.statusMessage, raw);
+      up.pipe(res);
+      up.on('error', () => res.destroy());
+    });
+    upstream.on('error', () => {
+      if (res.headersSent) return void res.destroy();
+      if (via !== false && upstream.reusedSocket && replayable && !res.destroyed) return void send(false).end();
+      refuse(res, 502);
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    return upstream;
+  };
+  req.pipe(send(agent));
 }
 
 async function tunnel(

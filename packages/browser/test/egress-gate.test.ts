@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { HostResolverRules, SsrfGuard, type LookupAll } from '@trawl/net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCanary, type Canary } from '@trawl/test-support/canary.ts';
+import { startKeepAliveDropper } from '@trawl/test-support/keepalive-dropper.ts';
 import { startEgressGate, parseAuthority, type EgressGate } from '../src/egress-gate.ts';
 import { EgressPolicy } from '../src/egress-policy.ts';
 import { startBrowserSite, type BrowserSite } from './support/browser-site.ts';
@@ -101,6 +102,22 @@ describe('egress gate', () => {
     expect(parseAuthority('[::1]:8443')).toEqual({ host: '[::1]', port: 8443 });
     for (const bad of ['example.com', 'example.com:0', 'example.com:70000', 'user@example.com:443', 'a b:80', '::1:443']) {
       expect(parseAuthority(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe('egress gate on kept-alive upstream connections', () => {
+  it('sends a GET again on a new connection when the target closed the reused one under it', async () => {
+    const dropper = await startKeepAliveDropper();
+    const gate = await startEgressGate(new EgressPolicy(testGuard()));
+    try {
+      expect(await viaGate(gate, `http://gate.test:${dropper.port}/one`)).toEqual({ status: 200, body: 'ok' });
+      expect(await viaGate(gate, `http://gate.test:${dropper.port}/two`)).toEqual({ status: 200, body: 'ok' });
+      // The second request went out on the first connection, was dropped, and was answered on a new one.
+      expect(dropper.connections()).toBe(2);
+    } finally {
+      await gate.close();
+      await dropper.close();
     }
   });
 });
