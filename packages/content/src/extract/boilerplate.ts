@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom.ts';
+import { isEntryForm } from './prepare-page.ts';
 
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
 // drops a marked element only when it is small next to the page or mostly links (see furniture.ts).
@@ -45,7 +46,7 @@ export function furnitureOf(el: DomElement): FurnitureMark | null {
   const { attribs } = el;
   const role = attribs.role?.trim().toLowerCase();
   if (role === 'main' || role === 'article') return null;
-  if (FURNITURE_TAGS.has(el.name)) return STRUCTURE;
+  if (FURNITURE_TAGS.has(el.name) || isEntryForm(el)) return STRUCTURE;
   if (role !== undefined && FURNITURE_ROLES.has(role)) return STRUCTURE;
   if (NEVER_BY_NAME.has(el.name)) return null;
   // Class and id are judged apart (their words never run into each other): no joined string to build and hash.

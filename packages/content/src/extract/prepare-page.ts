@@ -43,6 +43,18 @@ export const MAX_DEPTH = 160;
 // Dropped elements whose subtrees cannot hold page links (or were already read for metadata).
 const NO_LINKS = new Set(['head', 'script', 'style', 'template', 'svg', 'math', 'title', 'a', 'area']);
 
+// Controls a reader types into. A form with two or more of them (a contact, sign-up, lead or comment form) is
+// something to fill in, not something to read: its labels and help texts are never the page's content.
+const ENTRY_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'number', 'password', 'date', 'datetime-local']);
+const ENTRY_FORM_CONTROLS = 2;
+
+/** Forms found to be data-entry forms by preparePage (kept in the tree: furniture.ts judges them by size). */
+const entryForms = new WeakSet<DomElement>();
+
+export function isEntryForm(el: DomElement): boolean {
+  return el.name === 'form' && entryForms.has(el);
+}
+
 const APP_ROOT_IDS = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'app-root', 'react-root', 'ember-app']);
 
 /** One iterative pass: records metadata, links and script signals, and removes non-content nodes in place. */
@@ -69,6 +81,7 @@ export function preparePage(root: DomDocument): PreparedPage {
   const touched = new Set<DomElement | DomDocument>();
   const nodes: DomNode[] = [];
   const depths: number[] = [];
+  const entryControls = new Map<DomElement, number>();
   for (let i = root.children.length - 1; i >= 0; i--) {
     nodes.push(root.children[i]);
     depths.push(1);
@@ -84,6 +97,7 @@ export function preparePage(root: DomDocument): PreparedPage {
       continue;
     }
     if (!inspect(node, page)) {
+      if (isEntryControl(node)) countEntryControl(node, entryControls);
       removed.add(node);
       touched.add(parent);
       // Hidden menus and dialogs still hold links a crawler wants.
@@ -101,6 +115,7 @@ export function preparePage(root: DomDocument): PreparedPage {
       depths.push(depth + 1);
     }
   }
+  for (const [form, count] of entryControls) if (count >= ENTRY_FORM_CONTROLS) entryForms.add(form);
   for (const parent of touched) {
     const kept: DomNode[] = [];
     for (const child of parent.children) if (!removed.has(child)) kept.push(replaced.get(child) ?? child);
@@ -149,6 +164,21 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
   if (attribs.id !== undefined && APP_ROOT_IDS.has(attribs.id.toLowerCase())) page.appRoot = true;
   // Hidden elements stay: tabs, accordions and script-revealed sections often hold the main content.
   return !DROPPED.has(name);
+}
+
+function isEntryControl(el: DomElement): boolean {
+  if (el.name === 'textarea') return true;
+  return el.name === 'input' && ENTRY_INPUT_TYPES.has((el.attribs.type ?? '').trim().toLowerCase());
+}
+
+/** Charges a control to its nearest enclosing <form> (none: a control outside any form counts for nothing). */
+function countEntryControl(el: DomElement, counts: Map<DomElement, number>): void {
+  for (let up = el.parent; up !== null && up.type !== 'root'; up = up.parent) {
+    if (isElement(up) && up.name === 'form') {
+      counts.set(up, (counts.get(up) ?? 0) + 1);
+      return;
+    }
+  }
 }
 
 function collectHead(head: DomElement, page: PreparedPage): void {
