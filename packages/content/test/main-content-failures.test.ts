@@ -41,10 +41,27 @@ describe('main content failure classes', () => {
     expect(md).not.toContain('rockhopper');
   });
 
+  it("drops comments after an article whose page also carries an FAQ block: an FAQ's questions are no thread", () => {
+    const faq = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'FAQPage', mainEntity: [{ '@type': 'Question', name: 'When is low tide?', acceptedAnswer: { '@type': 'Answer', text: 'Twice a day.' } }] })}</script>`;
+    const md = markdownOf(`<main><article>${ARTICLE}</article><section><h2>5 Comments</h2><ol>${LONG_COMMENTS}</ol></section></main>`, undefined, `${ARTICLE_HEAD}${faq}`);
+    expect(md).toContain(ARTICLE_PARAGRAPHS[0]);
+    expect(md).not.toContain('weever fish');
+  });
+
   it('keeps the replies of a discussion: on a forum they are the content', () => {
-    const md = markdownOf(`<div>${ARTICLE}<h2>5 Replies</h2><ul>${LONG_COMMENTS}</ul></div>`, 'https://forum.example.com/t/tide-pools/4012');
-    expect(md).toContain('weever fish');
-    expect(md).toContain('limpets return');
+    for (const url of ['https://forum.example.com/t/tide-pools/4012', 'https://shore.example.com/t/4012/tide-pools', 'https://shore.example.com/topic/4012-tide-pools']) {
+      const md = markdownOf(`<div>${ARTICLE}<h2>5 Replies</h2><ul>${LONG_COMMENTS}</ul></div>`, url);
+      expect(md, url).toContain('weever fish');
+      expect(md, url).toContain('limpets return');
+    }
+  });
+
+  it('does not take a topic section or a /t/ product path for a thread', () => {
+    for (const url of ['https://news.example.com/topic/oceans/', 'https://shop.example.com/t/tide-pool-net-blue/NX-2']) {
+      const md = markdownOf(`<main><article>${ARTICLE}</article><section><h2>5 Comments</h2><ol>${LONG_COMMENTS}</ol></section></main>`, url, ARTICLE_HEAD);
+      expect(md, url).toContain(ARTICLE_PARAGRAPHS[0]);
+      expect(md, url).not.toContain('weever fish');
+    }
   });
 
   it('returns the long article the page declares, not a short teaser in <main>', () => {

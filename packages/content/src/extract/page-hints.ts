@@ -19,8 +19,9 @@ const MAX_OBJECTS = 2000;
 // People described in the structured data kept per page (authors, editors, reviewers).
 const MAX_PEOPLE = 8;
 
-// A discussion by its address: forums, boards, threads, topics, Q&A (the words, not any site's name).
-const DISCUSSION_URL = /(^|[./_-])(forums?|community|discuss(ions?)?|boards?|bbs|threads?|topics?|questions|viewtopic|showthread)([./_?=-]|$)|\/t\//i;
+// A discussion by its address: forums, boards, threads, Q&A (the words, not any site's name), and a topic or a
+// Discourse-style /t/ path only with the thread's number: "/topic/cloud/" is a news section, "/t/shoe-name" a shop.
+const DISCUSSION_URL = /(^|[./_-])(forums?|community|discuss(ions?)?|boards?|bbs|threads?|questions|viewtopic|showthread)([./_?=-]|$)|\/topics?\/\d|\/t\/([^/]+\/)?\d+(\/|$)/i;
 
 export function pageHints(page: PreparedPage, url = ''): PageHints {
   const hints: PageHints = { article: false, discussion: false, articleBody: null, personDescriptions: [] };
@@ -32,10 +33,10 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
   }
   if (page.meta.get('og:type')?.toLowerCase() === 'article') hints.article = true;
   let budget = MAX_OBJECTS;
-  const visit = (value: unknown, depth: number): void => {
+  const visit = (value: unknown, depth: number, inFaq: boolean): void => {
     if (budget-- <= 0 || depth > 8 || value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, depth + 1);
+      for (const item of value) visit(item, depth + 1, inFaq);
       return;
     }
     const obj = value as Record<string, unknown>;
@@ -43,19 +44,22 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
     for (const t of types) {
       if (typeof t !== 'string') continue;
       const name = t.replace(/^.*[/#:]/, '').toLowerCase();
+      // The questions of an FAQ block (shops, guides and service pages carry one) are the site's own answers,
+      // not a thread of replies.
+      if (name === 'faqpage') inFaq = true;
       // Only the page's own main entity speaks for the page: a Comment inside an Article does not make it a forum.
       if (depth <= 2 && ARTICLE_TYPES.test(name)) hints.article = true;
-      if (depth <= 2 && DISCUSSION_TYPES.test(name) && name !== 'comment') hints.discussion = true;
+      if (depth <= 2 && !inFaq && DISCUSSION_TYPES.test(name) && name !== 'comment') hints.discussion = true;
     }
     if (types.some((t) => typeof t === 'string' && /(^|[/#:])person$/i.test(t)) && typeof obj.description === 'string' && hints.personDescriptions.length < MAX_PEOPLE) {
       hints.personDescriptions.push(obj.description);
     }
     if (typeof obj.articleBody === 'string' && obj.articleBody.length > (hints.articleBody?.length ?? 0)) hints.articleBody = obj.articleBody;
-    for (const [key, child] of Object.entries(obj)) if (key !== 'articleBody') visit(child, key === '@graph' ? depth : depth + 1);
+    for (const [key, child] of Object.entries(obj)) if (key !== 'articleBody') visit(child, key === '@graph' ? depth : depth + 1, inFaq);
   };
   for (const text of page.structuredData) {
     try {
-      visit(JSON.parse(text), 0);
+      visit(JSON.parse(text), 0, false);
     } catch {
       // Broken structured data says nothing.
     }
