@@ -8,7 +8,7 @@ import type { PageHints } from './page-hints.ts';
 import { dropAuthorBios } from './author-bio.ts';
 import { dropEdgeLinkLists, dropSections } from './sections.ts';
 
-const NO_HINTS: PageHints = { article: false, discussion: false, articleBody: null, personDescriptions: [] };
+const NO_HINTS: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
 import { collapse, CollapsedLength } from '../text.ts';
 
 export interface MainContent {

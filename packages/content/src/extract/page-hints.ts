@@ -6,6 +6,8 @@ export interface PageHints {
   article: boolean;
   /** The page is a discussion (a forum thread, Q&A, social posting): its replies are its content. */
   discussion: boolean;
+  /** The page is one product (schema.org Product or ProductGroup as its main entity, or og:type product). */
+  product: boolean;
   /** The article body as the structured data gives it (a cross-check of which container is the article). */
   articleBody: string | null;
   /** Descriptions of the people the structured data names (an author's bio): never the article's own text. */
@@ -14,6 +16,8 @@ export interface PageHints {
 
 const ARTICLE_TYPES = /^(article|newsarticle|blogposting|posting|report|scholarlyarticle|techarticle|opinionnewsarticle|analysisnewsarticle|reportagenewsarticle|backgroundnewsarticle|reviewnewsarticle|advertisercontentarticle|satiricalarticle|medicalscholarlyarticle)$/;
 const DISCUSSION_TYPES = /^(discussionforumposting|qapage|question|socialmediaposting|comment)$/;
+// Where the page's own main entity sits: at the top, in the @graph, or as the page's mainEntity.
+const ENTITY_KEYS = new Set(['', '@graph', 'mainEntity', 'mainEntityOfPage']);
 // Walk at most this many objects of the structured data (hostile pages nest and repeat).
 const MAX_OBJECTS = 2000;
 // People described in the structured data kept per page (authors, editors, reviewers).
@@ -24,19 +28,21 @@ const MAX_PEOPLE = 8;
 const DISCUSSION_URL = /(^|[./_-])(forums?|community|discuss(ions?)?|boards?|bbs|threads?|questions|viewtopic|showthread)([./_?=-]|$)|\/topics?\/\d|\/t\/([^/]+\/)?\d+(\/|$)/i;
 
 export function pageHints(page: PreparedPage, url = ''): PageHints {
-  const hints: PageHints = { article: false, discussion: false, articleBody: null, personDescriptions: [] };
+  const hints: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
   try {
     const u = new URL(url);
     if (/forum|bbs/i.test(u.hostname) || DISCUSSION_URL.test(u.hostname) || DISCUSSION_URL.test(u.pathname)) hints.discussion = true;
   } catch {
     // No address to judge.
   }
-  if (page.meta.get('og:type')?.toLowerCase() === 'article') hints.article = true;
+  const ogType = page.meta.get('og:type')?.toLowerCase();
+  if (ogType === 'article') hints.article = true;
+  if (ogType === 'product' || ogType === 'product.item' || ogType === 'og:product') hints.product = true;
   let budget = MAX_OBJECTS;
-  const visit = (value: unknown, depth: number, inFaq: boolean): void => {
+  const visit = (value: unknown, depth: number, inFaq: boolean, key: string): void => {
     if (budget-- <= 0 || depth > 8 || value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, depth + 1, inFaq);
+      for (const item of value) visit(item, depth + 1, inFaq, key);
       return;
     }
     const obj = value as Record<string, unknown>;
@@ -49,17 +55,19 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
       if (name === 'faqpage') inFaq = true;
       // Only the page's own main entity speaks for the page: a Comment inside an Article does not make it a forum.
       if (depth <= 2 && ARTICLE_TYPES.test(name)) hints.article = true;
+      // A product the page is about (not one a review or an article names as its subject).
+      if (depth <= 2 && ENTITY_KEYS.has(key) && (name === 'product' || name === 'productgroup')) hints.product = true;
       if (depth <= 2 && !inFaq && DISCUSSION_TYPES.test(name) && name !== 'comment') hints.discussion = true;
     }
     if (types.some((t) => typeof t === 'string' && /(^|[/#:])person$/i.test(t)) && typeof obj.description === 'string' && hints.personDescriptions.length < MAX_PEOPLE) {
       hints.personDescriptions.push(obj.description);
     }
     if (typeof obj.articleBody === 'string' && obj.articleBody.length > (hints.articleBody?.length ?? 0)) hints.articleBody = obj.articleBody;
-    for (const [key, child] of Object.entries(obj)) if (key !== 'articleBody') visit(child, key === '@graph' ? depth : depth + 1, inFaq);
+    for (const [name, child] of Object.entries(obj)) if (name !== 'articleBody') visit(child, name === '@graph' ? depth : depth + 1, inFaq, name);
   };
   for (const text of page.structuredData) {
     try {
-      visit(JSON.parse(text), 0, false);
+      visit(JSON.parse(text), 0, false, '');
     } catch {
       // Broken structured data says nothing.
     }

@@ -94,6 +94,34 @@ const COMMENTS = new RegExp(
   'iu',
 );
 
+// Customer reviews and seller feedback on a product page: what buyers said of it, not the product's description.
+// The heading may go on ("Top reviews from the United Kingdom", "Reviews with images").
+const REVIEWS = new RegExp(
+  `^(\\d+\\s+)?(${[
+    '((customer|product|top|verified|guest|user)\\s+)?reviews?',
+    'ratings?\\s*(&|and)\\s*reviews?',
+    'reviews?\\s*(&|and)\\s*ratings?',
+    '(seller|customer)\\s+feedback',
+    'bewertungen',
+    'kunden(rezensionen|bewertungen)',
+    'avis(\\s+(clients?|des\\s+clients))?',
+    'reseñas',
+    'opiniones(\\s+de\\s+(clientes|usuarios))?',
+    'recensioni',
+    'avaliações',
+    'beoordelingen',
+    'recensies',
+    'opinie',
+    'отзывы',
+    'レビュー',
+    'カスタマーレビュー',
+    '商品评价',
+    '评价',
+    '리뷰',
+  ].join('|')})(\\s+(from|with|for|on|of|about)\\b.*)?(\\s*\\(\\d[\\d,. ]*\\))?\\s*[:.]?$`,
+  'iu',
+);
+
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 // A short block saying only "Related articles" is a heading even when the page styled a <div> as one.
 const TITLE_LIKE = new Set(['div', 'p', 'span', 'strong', 'b', 'header', 'legend', 'summary', 'caption']);
@@ -102,8 +130,10 @@ const MAX_TITLE_WORDS = 8;
 const PROSE_STOP_WORDS = 40;
 // Comments follow an article: at least this much prose must come before a comment section for it to go.
 const PROSE_BEFORE_COMMENTS = 50;
+// Reviews follow the product: its name, price and details (few of them prose) must come before them.
+const WORDS_BEFORE_REVIEWS = 20;
 
-export type SectionKind = 'related' | 'comments';
+export type SectionKind = 'related' | 'comments' | 'reviews';
 
 /**
  * Drops (in the model, as furniture: dropped = 1, inside 2, figures subtracted from the ancestors) the sections
@@ -115,13 +145,18 @@ export function dropSections(model: PageModel, hints: PageHints): Record<Section
   const n = nodes.length;
   const end = subtreeEnds(parent, n);
   const proseBefore = new Float64Array(n);
+  const wordsBefore = new Float64Array(n);
   let running = 0;
+  let runningWords = 0;
   const ownProse = ownValues(model.prose, parent, dropped, n);
+  const ownWords = ownValues(model.words, parent, dropped, n);
   for (let i = 0; i < n; i++) {
     proseBefore[i] = running;
     running += ownProse[i];
+    wordsBefore[i] = runningWords;
+    runningWords += ownWords[i];
   }
-  const counts: Record<SectionKind, number> = { related: 0, comments: 0 };
+  const counts: Record<SectionKind, number> = { related: 0, comments: 0, reviews: 0 };
   const discussion = hints.discussion || hasDiscussionMicrodata(nodes);
   const drop = (i: number, kind: SectionKind) => {
     if (dropped[i]) return;
@@ -140,12 +175,19 @@ export function dropSections(model: PageModel, hints: PageHints): Record<Section
     const level = headingLevel(el, words[i], end[i] - i);
     if (level === 0) continue;
     const text = collapse(textContent(el));
-    const kind: SectionKind | null = RELATED.test(text) ? 'related' : COMMENTS.test(text) ? 'comments' : null;
+    const kind = sectionKind(text, hints.product && !discussion);
     if (kind === null) continue;
     if (kind === 'comments' && (discussion || proseBefore[i] < PROSE_BEFORE_COMMENTS)) continue;
+    if (kind === 'reviews' && wordsBefore[i] < WORDS_BEFORE_REVIEWS) continue;
     for (const j of sectionOf(model, end, i, level, kind)) drop(j, kind);
   }
   return counts;
+}
+
+function sectionKind(heading: string, product: boolean): SectionKind | null {
+  if (RELATED.test(heading)) return 'related';
+  if (COMMENTS.test(heading)) return 'comments';
+  return product && REVIEWS.test(heading) ? 'reviews' : null;
 }
 
 /** 1-6 for a heading (h1-h6, role=heading, or a short title-like block), 0 otherwise. */

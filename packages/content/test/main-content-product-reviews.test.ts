@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeContent } from '../src/index.ts';
+import { page } from './fixtures.ts';
+
+/**
+ * Failure class: on a product page, buyers' reviews or a seller's feedback outweigh the product's own short
+ * details (name, price, condition, a few lines of description) and were returned instead of them. A section the
+ * page heads "Customer reviews", "Seller feedback (7,310)", "Bewertungen"... goes on a page whose structured data
+ * says it is one product, after the product's details. Our own small HTML, written for the test.
+ */
+const markdownOf = (body: string, jsonLd: object | null) =>
+  normalizeContent({
+    body: Buffer.from(page(body, `<title>Brass ship bell</title>${jsonLd ? `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>` : ''}`)),
+    contentType: 'text/html; charset=utf-8',
+    url: 'https://shop.example.com/item/4410',
+  }).markdown;
+
+const PRODUCT = { '@context': 'https://schema.org', '@type': 'Product', name: 'Brass ship bell', offers: { '@type': 'Offer', price: '89.00', priceCurrency: 'GBP' } };
+
+const DETAILS = `<div class="panel"><h1>Brass ship bell, 6 inch</h1><div class="price">£89.00</div><div>Condition: New</div>
+  <p>Cast brass bell with a rope lanyard and a wall bracket; rings clear across a garden.</p></div>`;
+
+const REVIEWS = [
+  'Arrived quickly and very well packed. The bell is heavier than I expected and the tone carries right down to the bottom of the garden where the chickens are.',
+  'Bought this for my father who spent thirty years at sea. He rings it every evening at sundown now and the neighbours have started to join in with their own bells.',
+  'The bracket screws were a little short for our old stone wall, but the seller sent longer ones the next day without being asked twice. Excellent service all round.',
+  'Polished up beautifully with a little wadding. Sounds exactly like the bell on the ferry I took to school as a child, which is why I wanted one in the first place.',
+].map((text, i) => `<li><div class="who">buyer${i} (12)</div><div>Past month</div><p>${text}</p></li>`).join('');
+
+describe('reviews on a product page', () => {
+  it("drops the buyers' reviews and keeps the product's details", () => {
+    for (const heading of ['Customer reviews', 'Seller feedback (7,310)', 'Bewertungen', 'Top reviews from the United Kingdom']) {
+      const md = markdownOf(`<main>${DETAILS}<div class="fb"><h2>${heading}</h2><ul>${REVIEWS}</ul></div></main>`, PRODUCT);
+      expect(md, heading).toContain('Brass ship bell, 6 inch');
+      expect(md, heading).toContain('£89.00');
+      expect(md, heading).not.toContain('thirty years at sea');
+    }
+  });
+
+  it('keeps reviews on a page that is not one product, and on a review that names a product as its subject', () => {
+    const list = markdownOf(`<main>${DETAILS}<div class="fb"><h2>Customer reviews</h2><ul>${REVIEWS}</ul></div></main>`, null);
+    expect(list).toContain('thirty years at sea');
+    const review = { '@context': 'https://schema.org', '@type': 'Review', itemReviewed: { '@type': 'Product', name: 'Brass ship bell' } };
+    const md = markdownOf(`<main>${DETAILS}<div class="fb"><h2>Reviews</h2><ul>${REVIEWS}</ul></div></main>`, review);
+    expect(md).toContain('thirty years at sea');
+  });
+});
