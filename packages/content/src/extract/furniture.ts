@@ -50,12 +50,15 @@ export function markFurniture(
   // Elements marked alike (every post of a thread classed "comment") are judged together: their share of the
   // page decides, not each one's.
   const groupGood = new Map<string, number>();
+  const siblingGood = new Map<string, number>();
   for (let i = 1; i < n; i++) {
     const mark = furnitureOf(nodes[i] as DomElement);
     if (mark === null) continue;
     marks[i] = mark;
     const key = groupKey(nodes[i] as DomElement, i);
     groupGood.set(key, (groupGood.get(key) ?? 0) + rawGood[i]);
+    const siblings = siblingKey(nodes[i] as DomElement, parent[i], mark);
+    siblingGood.set(siblings, (siblingGood.get(siblings) ?? 0) + rawGood[i]);
   }
   // Inside <main>, <article> or another content landmark, a <footer> or <header> is the article's own (byline,
   // tags): judged by its size like other furniture. At page level, the site's footer is never content, however
@@ -64,7 +67,8 @@ export function markFurniture(
   for (let i = 1; i < n; i++) inLandmark[i] = inLandmark[parent[i]] || landmark[parent[i]];
   const isFurniture = (i: number): boolean => {
     if (!inLandmark[i] && (nodes[i] as DomElement).name === 'footer') return true;
-    const share = Math.max(rawGood[i], groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0) / totalGood;
+    const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, parent[i], marks[i]!)) ?? 0);
+    const share = Math.max(rawGood[i], group) / totalGood;
     const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
     return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;
   };
@@ -96,6 +100,11 @@ export function markFurniture(
     else if (mark.kind === 'name') keptWords[i] = new Set([...(inherited ?? []), ...mark.words]);
   }
   return { dropped, chromeWords };
+}
+
+/** Siblings of one tag marked by the same class words ("contact-section navSource", "pricing-section navSource"). */
+function siblingKey(el: DomElement, parentIndex: number, mark: FurnitureMark): string {
+  return mark.kind === 'name' ? `${parentIndex} ${el.name} ${mark.words.join(' ')}` : `#${parentIndex}`;
 }
 
 /** Same tag, class and id pattern (digits ignored: comment-17, comment-18): one group. Else a group of one. */

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeContent } from '../src/index.ts';
+import { page } from './fixtures.ts';
+
+/**
+ * Failure class: a landing page whose content sections all carry a class word that also names furniture (the
+ * targets of its in-page menu, classed "navSource", "menu-anchor"...). Each section alone is a small share of the
+ * page, so each was dropped as navigation and the page came back as its first paragraph. Sibling elements marked
+ * by the same class words are judged together, like posts of a thread sharing one class. Our own small HTML.
+ */
+const markdownOf = (body: string) =>
+  normalizeContent({ body: Buffer.from(page(body, '<title>Harbour CRM</title>')), contentType: 'text/html; charset=utf-8', url: 'https://crm.example.com/free' }).markdown;
+
+const TOPICS = [
+  ['Contacts', 'Keep every skipper, supplier and harbour master in one place, with the last call and the next one.'],
+  ['Email', 'Send the tide-table newsletter to every berth holder and see who opened it before the spring tides.'],
+  ['Leads', 'Turn a visiting yacht into a seasonal berth: track the enquiry from the first radio call to the contract.'],
+  ['Automation', 'Remind owners of unpaid mooring fees, and escalate to the office after a week without a reply.'],
+  ['Documents', 'Store insurance certificates and safety checks next to the boat they belong to, with expiry alerts.'],
+];
+
+describe('content sections sharing a furniture class word', () => {
+  it('keeps every section and still drops the in-page menu that points at them', () => {
+    const menu = `<div class="lm_navSec"><ul>${TOPICS.map(([t], i) => `<li><a href="#s${i}">${t}</a></li>`).join('')}</ul></div>`;
+    const sections = TOPICS.map(([t, p], i) => `<div id="s${i}" class="${t.toLowerCase()}_section lm_navSource"><h2>${t}</h2><p>${p}</p></div>`).join('');
+    const md = markdownOf(`<main><h1>A free CRM for small harbours</h1><p>Everything a harbour office needs to keep track of its berth holders, in one free plan.</p>${menu}${sections}</main>`);
+    for (const [, p] of TOPICS) expect(md).toContain(p);
+    expect(md).not.toContain('](#s0)');
+  });
+});
