@@ -56,6 +56,20 @@ describe('sanitized HTML', () => {
     expect(out).toContain('<a>link</a>');
   });
 
+  it("gives a lazily loaded image its real address, in the HTML and the Markdown, instead of its placeholder's", () => {
+    const placeholder = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+    const content = `<img src="${placeholder}" data-src="/img/tide-gauge.jpg" alt="The tide gauge at dawn"><img data-srcset="/img/quay.jpg 1x, /img/quay@2x.jpg 2x" alt="The quay"><img src="/img/real.png" data-src="/img/other.png" alt="Real"><img src="${placeholder}" data-src="javascript:alert(1)" alt="Bad">`;
+    const out = sanitized(content);
+    expect(out).toContain('src="https://news.example.com/img/tide-gauge.jpg"');
+    expect(out).toContain('src="https://news.example.com/img/quay.jpg"');
+    expect(out).toContain('src="https://news.example.com/img/real.png"');
+    expect(out).not.toContain('other.png');
+    expect(out).not.toContain('javascript');
+    const md = normalizeContent(html(page(`<main>${PROSE.replace('</p>', ` ${content}</p>`)}</main>`))).markdown ?? '';
+    expect(md).toContain('![The tide gauge at dawn](https://news.example.com/img/tide-gauge.jpg)');
+    expect(md).toContain('![The quay](https://news.example.com/img/quay.jpg)');
+  });
+
   it('makes relative URLs absolute, srcset included', () => {
     const out = sanitized('<a href="../maps/">maps</a><img src="img/a.png" srcset="img/a.png 1x, /img/b.png 2x" alt="a">');
     expect(out).toContain('<a href="https://news.example.com/maps/">maps</a>');

@@ -161,9 +161,32 @@ function safeAttributes(el: DomElement, baseUrl: string, markdownOnly: boolean, 
     else safe = value;
     if (safe !== null) out.push(name, safe);
   }
+  if (el.name === 'img') lazySource(el, baseUrl, out);
   if (el.name === 'code' || el.name === 'pre') {
     const language = codeLanguage(el);
     if (language !== null) out.push('class', `language-${language}`);
+  }
+}
+
+// Where lazy-loading scripts keep an image's real address while src holds a placeholder (or nothing) until the
+// image scrolls into view. Without scripts the placeholder is all a reader would get: an empty frame, or (a data:
+// image, written as its alt text in Markdown) a caption glued into the text.
+const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-srcset', 'data-lazy-srcset'];
+
+/** Replaces a missing or data: src with the image's lazily loaded address, when the element has one. */
+function lazySource(el: DomElement, baseUrl: string, out: string[]): void {
+  const src = el.attribs.src?.trim() ?? '';
+  if (src !== '' && !/^data:/i.test(src)) return;
+  for (const name of LAZY_SOURCES) {
+    const value = el.attribs[name]?.trim();
+    if (!value) continue;
+    const first = name.endsWith('srcset') ? value.split(/,\s+/)[0].trim().split(/\s+/)[0] : value;
+    const safe = first ? safeUrl(first, baseUrl, false) : null;
+    if (safe === null) continue;
+    const at = out.findIndex((attribute, i) => i % 2 === 0 && attribute === 'src');
+    if (at >= 0) out[at + 1] = safe;
+    else out.push('src', safe);
+    return;
   }
 }
 
