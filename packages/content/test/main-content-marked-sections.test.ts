@@ -27,4 +27,16 @@ describe('content sections sharing a furniture class word', () => {
     for (const [, p] of TOPICS) expect(md).toContain(p);
     expect(md).not.toContain('](#s0)');
   });
+
+  it("keeps a section whose id is its own heading's slug, whatever furniture words the slug holds", () => {
+    const sections = [
+      ['Menu planning for mixed dietary needs', 'Build the menu from a base every guest can eat, then add the dishes that need a warning card.'],
+      ['Sharing the load with local growers', 'A grower two valleys away will hold a crop for a wedding if you ask before the spring planting.'],
+      ['Related costs nobody budgets for', 'Ice, bin hire and a second van for the crockery are the lines that turn a profit into a loss.'],
+    ].map(([h, p]) => `<div id="${h.toLowerCase().replaceAll(' ', '-').slice(0, 30)}"><h2>${h}</h2><p>${p} ${p}</p></div>`).join('');
+    const md = markdownOf(`<main><article><h1>Catering in 2026</h1><p>Guests ask more of a caterer every year, and the margins are thinner than ever before.</p>${sections}<div id="related-posts"><h2>Related posts</h2><ul><li><a href="/a">Wedding cakes</a></li><li><a href="/b">Barbecues</a></li></ul></div></article></main>`);
+    expect(md).toContain('Build the menu from a base');
+    expect(md).toContain('turn a profit into a loss');
+    expect(md).not.toContain('Wedding cakes');
+  });
 });

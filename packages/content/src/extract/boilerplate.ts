@@ -1,4 +1,4 @@
-import type { DomElement } from '../dom.ts';
+import { isElement, textContent, type DomElement, type DomNode } from '../dom.ts';
 import { isEntryForm } from './prepare-page.ts';
 
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
@@ -51,11 +51,39 @@ export function furnitureOf(el: DomElement): FurnitureMark | null {
   if (NEVER_BY_NAME.has(el.name)) return null;
   // Class and id are judged apart (their words never run into each other): no joined string to build and hash.
   const byClass = attribs.class ? markOfNames(attribs.class) : null;
-  const byId = attribs.id ? markOfNames(attribs.id) : null;
+  const byId = attribs.id && !isHeadingAnchor(el, attribs.id) ? markOfNames(attribs.id) : null;
   if (byClass === null || byId === null) return byClass ?? byId;
   const words = [...byClass.words];
   for (const word of byId.words) if (!words.includes(word)) words.push(word);
   return { kind: 'name', words };
+}
+
+// An id made from the section's own heading ("menu-innovation-strategies" above "Menu Innovation Strategies", for
+// links to it) names content, whatever words it holds. Two-word ids ("related-posts", "site-menu") stay names.
+const ANCHOR_MIN_WORDS = 3;
+const ANCHOR_SEARCH_NODES = 60;
+
+function isHeadingAnchor(el: DomElement, id: string): boolean {
+  if (markOfNames(id) === null) return false; // most ids: nothing to excuse
+  const idWords = id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+  if (idWords.length < ANCHOR_MIN_WORDS) return false;
+  const heading = firstHeading(el);
+  if (heading === null) return false;
+  const headingWords = new Set(textContent(heading).toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  // Slugs are often cut short: the last id word may be a prefix of a heading word.
+  return idWords.every((word, i) => headingWords.has(word) || (i === idWords.length - 1 && [...headingWords].some((h) => h.startsWith(word))));
+}
+
+/** The first h1-h6 among the element's first descendants (breadth-limited: a section's heading opens it). */
+function firstHeading(el: DomElement): DomElement | null {
+  const stack: DomNode[] = [...el.children].reverse();
+  for (let seen = 0; stack.length > 0 && seen < ANCHOR_SEARCH_NODES; seen++) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (/^h[1-6]$/.test(node.name)) return node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  return null;
 }
 
 // Pages repeat the same class strings many times; remember the verdicts (bounded, the process is long-lived).
