@@ -39,4 +39,12 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).toContain('turn a profit into a loss');
     expect(md).not.toContain('Wedding cakes');
   });
+
+  it('keeps a hero classed "banner" inside <main>, and still drops a banner of links there', () => {
+    const md = markdownOf(`<main><div class="banner_section"><h1>A free CRM for small harbours</h1><p>Keep every berth holder, invoice and tide-table newsletter in one place, free for up to three harbour staff.</p></div>
+      <div class="promo-banner"><a href="/a">Spring sale</a> <a href="/b">Pricing</a> <a href="/c">Partners</a></div>
+      ${TOPICS.map(([t, p]) => `<section><h2>${t}</h2><p>${p}</p></section>`).join('')}</main>`);
+    expect(md).toContain('free for up to three harbour staff');
+    expect(md).not.toContain('Spring sale');
+  });
 });

@@ -10,6 +10,9 @@ const MAX_LINK_DENSITY = 0.6;
 // share of the page's estimated content: small <article> cards in a "related" rail do not count.
 const LANDMARK_SHARE = 0.25;
 
+// Class words that inside the page's content landmark name a part of the content (see isFurniture).
+const SECTION_WORDS = new Set(['banner']);
+
 // Class/id words of a consent or cookie note: never content, however long (see chromeWords).
 const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'onetrust']);
 
@@ -67,9 +70,12 @@ export function markFurniture(
   for (let i = 1; i < n; i++) inLandmark[i] = inLandmark[parent[i]] || landmark[parent[i]];
   const isFurniture = (i: number): boolean => {
     if (!inLandmark[i] && (nodes[i] as DomElement).name === 'footer') return true;
+    const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
+    // Inside the content, "banner" names a hero section (the page's title and pitch), not an advert: kept unless
+    // mostly links. ("header" was tried too: it kept thread and product headers that references leave out.)
+    if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
     const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, parent[i], marks[i]!)) ?? 0);
     const share = Math.max(rawGood[i], group) / totalGood;
-    const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
     return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;
   };
   // A class word on a kept element names content inside it too: the "comment-author" and "comment-body" parts of
