@@ -6,8 +6,9 @@ import { deriveFieldSelector, deriveRecordSelector } from './derive.ts';
 import { PageFeatures } from './fingerprint.ts';
 import { learnMemory } from './learn.ts';
 import { SCHEMA_SELECTOR, type DerivedSelectors, type SelectorMemory } from './memory.ts';
-import { CONFIDENCE_THRESHOLD, RECORD_THRESHOLD, Relocator, type FieldPlan, type RecordMatch } from './relocate.ts';
+import { CONFIDENCE_THRESHOLD, FIELD_MARGIN, FIELD_THRESHOLD, RECORD_THRESHOLD, Relocator, type FieldPlan, type RecordMatch } from './relocate.ts';
 import { renderTemplate } from './template.ts';
+import { fillFromUsualPlaces } from './usual-place.ts';
 import { fieldValue, type FieldValue } from './values.ts';
 
 export type ExtractedRecord = Record<string, string | string[] | null>;
@@ -108,6 +109,7 @@ function deadFieldsPage(
   relocator.dropNeighbourValues(records, dead);
   relocator.dropConstantValues(records);
   relocator.dropOffPlace(records, dead);
+  fillFromUsualPlaces(relocator, records, FIELD_THRESHOLD, FIELD_MARGIN, dead);
   let confidence = 0;
   for (const i of dead) {
     const sims = matches.filter((m) => m.elements[i] !== null).map((m) => m.sims[i]);

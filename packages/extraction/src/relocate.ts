@@ -5,6 +5,7 @@ import { deriveFieldSelector } from './derive.ts';
 import { bestSimilarity, fieldSimilarity, recordSimilarity, TEXT_KIND_PENALTY, textKindAgrees, type Fingerprint, type PageFeatures } from './fingerprint.ts';
 import type { SelectorMemory } from './memory.ts';
 import { bucket, NOT_TEXT, textShape } from './text.ts';
+import { fillFromUsualPlaces } from './usual-place.ts';
 import { attributeOf } from './values.ts';
 
 // Relocation: finding records and fields by similarity to what the memory remembers. A wrong value is worse than
@@ -404,7 +405,7 @@ export class Relocator {
     return text !== '' && (this.chrome.counts.get(`${this.placeOf(el, record)}\u0000${text}`) ?? 0) >= this.chrome.min;
   }
 
-  private valueKey(field: number, el: DomElement): string {
+  valueKey(field: number, el: DomElement): string {
     const attribute = this.compiled.fields[field].attribute;
     return attribute !== null ? (attributeOf(el, attribute) ?? '') : this.features.text(el);
   }
@@ -523,6 +524,7 @@ export class Relocator {
     }
     this.dropConstantValues(records);
     this.dropOffPlace(records);
+    fillFromUsualPlaces(this, records, FIELD_THRESHOLD, FIELD_MARGIN);
     return { records, confidence, fieldSelectors };
   }
 
