@@ -62,33 +62,34 @@ export function fillFromUsualPlaces(
     for (let e: DomElement = best.el; e !== best.record; e = e.parent as DomElement) chain.push(e);
     return chain.reverse();
   });
-  if (steps.every((s) => s === null)) return;
+  const active = steps.flatMap((chain, i) => (chain === null ? [] : [i]));
+  if (active.length === 0) return;
   for (const r of records) {
-    fields.forEach((_, i) => {
-      const chain = steps[i];
-      if (chain === null || r.match.elements[i] !== null) return;
-      let best: DomElement | null = null;
-      let bestSim = 0;
+    for (const i of active) {
+      const chain = steps[i]!;
+      if (r.match.elements[i] !== null) continue;
+      const at = atPlace(r.el, chain);
+      if (at.length === 0) continue;
+      const found = at.filter((el) => !claimed(r.match, el));
+      if (found.length === 0) continue;
+      const sims = found.map((el) => oracle.fieldSim(i, el, r.el));
+      let k = 0;
+      for (let c = 1; c < found.length; c++) if (sims[c] > sims[k]) k = c;
+      const [best, bestSim] = [found[k], sims[k]];
       let rival = 0;
-      for (const el of atPlace(r.el, chain)) {
-        if (claimed(r.match, el)) continue;
-        const sim = oracle.fieldSim(i, el, r.el);
-        if (sim > bestSim) {
-          if (best !== null && oracle.valueKey(i, best) !== oracle.valueKey(i, el)) rival = bestSim;
-          [best, bestSim] = [el, sim];
-        } else if (sim > rival && best !== null && oracle.valueKey(i, best) !== oracle.valueKey(i, el)) rival = sim;
+      for (let c = 0; c < found.length; c++) {
+        if (c !== k && sims[c] > rival && oracle.valueKey(i, found[c]) !== oracle.valueKey(i, best)) rival = sims[c];
       }
-      if (best === null || bestSim < threshold || bestSim - rival < margin) return;
+      if (bestSim < threshold || bestSim - rival < margin) continue;
       setField(r.match, i, best, bestSim);
       // Fields that shared the element with this one when learned follow it, where it carries what they read.
-      const el: DomElement = best;
       fields.forEach((other, j) => {
         if (memory[j]?.same !== i || r.match.elements[j] !== null) return;
-        if (other.attribute !== null && attributeOf(el, other.attribute) === null) return;
-        const sim = oracle.fieldSim(j, el, r.el);
-        if (sim >= threshold) setField(r.match, j, el, sim);
+        if (other.attribute !== null && attributeOf(best, other.attribute) === null) return;
+        const sim = oracle.fieldSim(j, best, r.el);
+        if (sim >= threshold) setField(r.match, j, best, sim);
       });
-    });
+    }
   }
 }
 
