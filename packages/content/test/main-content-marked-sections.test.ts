@@ -47,4 +47,11 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).toContain('free for up to three harbour staff');
     expect(md).not.toContain('Spring sale');
   });
+
+  it('reads no furniture word into utility classes, and still drops a skip link', () => {
+    const rows = TOPICS.map(([t, p]) => `<div role="row"><span class="relative inline-flex group/tooltip underline decoration-skip-ink-none md:[&>p]:block"><b>${t}</b> ${p}</span></div>`).join('');
+    const md = markdownOf(`<a class="skip-link" href="#main">Skip to the harbour plans and their prices</a><main id="main"><h1>Plans</h1><p>Every plan includes the berth register and the tide-table newsletter.</p><div role="table">${rows}</div></main>`);
+    for (const [, p] of TOPICS) expect(md).toContain(p);
+    expect(md).not.toContain('Skip to the harbour');
+  });
 });

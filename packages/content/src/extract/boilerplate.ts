@@ -50,7 +50,7 @@ export function furnitureOf(el: DomElement): FurnitureMark | null {
   if (role !== undefined && FURNITURE_ROLES.has(role)) return STRUCTURE;
   if (NEVER_BY_NAME.has(el.name)) return null;
   // Class and id are judged apart (their words never run into each other): no joined string to build and hash.
-  const byClass = attribs.class ? markOfNames(attribs.class) : null;
+  const byClass = attribs.class ? markOfNames(attribs.class, true) : null;
   const byId = attribs.id && !isHeadingAnchor(el, attribs.id) ? markOfNames(attribs.id) : null;
   if (byClass === null || byId === null) return byClass ?? byId;
   const words = [...byClass.words];
@@ -90,10 +90,15 @@ function firstHeading(el: DomElement): DomElement | null {
 const verdicts = new Map<string, FurnitureMark | null>();
 const MAX_VERDICTS = 20_000;
 
-function markOfNames(names: string): FurnitureMark | null {
+// Utility-class tokens (Tailwind and the like) style an element, they do not name it: a variant or arbitrary value
+// ("md:block", "group-[x]:flex") or a styling prefix ("decoration-skip-ink-none" is no skip link).
+const UTILITY_TOKEN = /[:[\]]|^-?(decoration|underline|text|font|leading|tracking|whitespace|break|overflow|cursor|transition|duration|ease|delay|animate|opacity|inset|scroll|snap|touch|select|fill|stroke|outline|ring|shadow)-/;
+
+function markOfNames(names: string, classes = false): FurnitureMark | null {
   let verdict = verdicts.get(names);
   if (verdict === undefined) {
-    const words = furnitureWords(names);
+    const named = classes && /[:[\]-]/.test(names) ? names.split(/\s+/).filter((token) => !UTILITY_TOKEN.test(token)).join(' ') : names;
+    const words = furnitureWords(named);
     verdict = words.length > 0 ? { kind: 'name', words } : null;
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(names, verdict);
