@@ -54,4 +54,11 @@ describe('content sections sharing a furniture class word', () => {
     for (const [, p] of TOPICS) expect(md).toContain(p);
     expect(md).not.toContain('Skip to the harbour');
   });
+
+  it("reads no word into a CSS-module class's generated hash", () => {
+    const table = `<table><tr><th>Plan</th><th>Berths</th></tr>${TOPICS.map(([t], i) => `<tr><td>${t}</td><td>${(i + 1) * 10}</td></tr>`).join('')}</table>`;
+    const md = markdownOf(`<main><h1>Plans</h1><p>Every plan includes the berth register and the tide-table newsletter for all holders.</p><div class="mdx-table_root__adKqa">${table}</div><div class="ad"><a href="/x">Buy a mooring buoy today</a></div></main>`);
+    expect(md).toContain('| Automation | 40 |');
+    expect(md).not.toContain('mooring buoy');
+  });
 });

@@ -94,10 +94,20 @@ const MAX_VERDICTS = 20_000;
 // ("md:block", "group-[x]:flex") or a styling prefix ("decoration-skip-ink-none" is no skip link).
 const UTILITY_TOKEN = /[:[\]]|^-?(decoration|underline|text|font|leading|tracking|whitespace|break|overflow|cursor|transition|duration|ease|delay|animate|opacity|inset|scroll|snap|touch|select|fill|stroke|outline|ring|shadow)-/;
 
+// CSS-module class names end in a generated hash ("mdx-table_root__adKqa"): its letters are no word.
+const MODULE_HASH = /__[A-Za-z0-9-]{5}$/;
+
+/** The class value without utility tokens and without CSS-module hashes. */
+function classNames(names: string): string {
+  const kept: string[] = [];
+  for (const token of names.split(/\s+/)) if (!UTILITY_TOKEN.test(token)) kept.push(token.replace(MODULE_HASH, ''));
+  return kept.join(' ');
+}
+
 function markOfNames(names: string, classes = false): FurnitureMark | null {
   let verdict = verdicts.get(names);
   if (verdict === undefined) {
-    const named = classes && /[:[\]-]/.test(names) ? names.split(/\s+/).filter((token) => !UTILITY_TOKEN.test(token)).join(' ') : names;
+    const named = classes && /[:[\]-]|__/.test(names) ? classNames(names) : names;
     const words = furnitureWords(named);
     verdict = words.length > 0 ? { kind: 'name', words } : null;
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
