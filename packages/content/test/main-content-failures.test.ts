@@ -48,6 +48,14 @@ describe('main content failure classes', () => {
     expect(md).not.toContain('weever fish');
   });
 
+  it("keeps an article's own header with its title and standfirst, and drops a header of links there", () => {
+    const head = '<header class="post__header"><h1>Life in the tide pools</h1><p class="dek">What lives between the tides, and how to look without harming it, on a calm morning in late autumn.</p></header>';
+    const md = markdownOf(`<main><article>${head}${ARTICLE_PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}<header class="tags"><a href="/t/a">Shore</a> <a href="/t/b">Rock pools</a> <a href="/t/c">Autumn</a></header></article></main>`, undefined, ARTICLE_HEAD);
+    expect(md).toContain('how to look without harming it');
+    expect(md).toContain(ARTICLE_PARAGRAPHS[0]);
+    expect(md).not.toContain('Rock pools');
+  });
+
   it('keeps the replies of a discussion: on a forum they are the content', () => {
     for (const url of ['https://forum.example.com/t/tide-pools/4012', 'https://shore.example.com/t/4012/tide-pools', 'https://shore.example.com/topic/4012-tide-pools']) {
       const md = markdownOf(`<div>${ARTICLE}<h2>5 Replies</h2><ul>${LONG_COMMENTS}</ul></div>`, url);

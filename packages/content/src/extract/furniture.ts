@@ -68,9 +68,17 @@ export function markFurniture(
   // much text it holds (testimonial sliders, long "about us" blurbs).
   const inLandmark = new Uint8Array(n);
   for (let i = 1; i < n; i++) inLandmark[i] = inLandmark[parent[i]] || landmark[parent[i]];
+  // Which elements hold a top-level heading (h1, h2): an article's own <header> is its title block.
+  const titled = new Uint8Array(n);
+  for (let i = n - 1; i > 0; i--) {
+    const name = (nodes[i] as DomElement).name;
+    if (titled[i] || name === 'h1' || name === 'h2') titled[parent[i]] = 1;
+  }
   const isFurniture = (i: number): boolean => {
     if (!inLandmark[i] && (nodes[i] as DomElement).name === 'footer') return true;
     const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
+    // Inside the content a <header> holding the title (h1/h2) is the article's title block: its dek and byline stay.
+    if (inLandmark[i] && (nodes[i] as DomElement).name === 'header' && titled[i]) return linkDensity > MAX_LINK_DENSITY;
     // Inside the content, "banner" names a hero section (the page's title and pitch), not an advert: kept unless
     // mostly links. ("header" was tried too: it kept thread and product headers that references leave out.)
     if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
