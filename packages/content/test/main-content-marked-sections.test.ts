@@ -61,4 +61,11 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).toContain('| Automation | 40 |');
     expect(md).not.toContain('mooring buoy');
   });
+
+  it("keeps a component's header (card-header, section__header) and drops the site's", () => {
+    const sections = TOPICS.map(([t, p]) => `<section class="feature"><div class="${t.toLowerCase()}__header"><h2>${t}</h2><p>${p}</p></div></section>`).join('');
+    const md = markdownOf(`<div class="site-header"><a href="/">Harbour CRM</a> <a href="/pricing">Pricing</a> <a href="/login">Log in</a></div><main><h1>Features</h1>${sections}</main>`);
+    for (const [, p] of TOPICS) expect(md).toContain(p);
+    expect(md).not.toContain('Log in');
+  });
 });

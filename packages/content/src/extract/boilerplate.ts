@@ -97,17 +97,28 @@ const UTILITY_TOKEN = /[:[\]]|^-?(decoration|underline|text|font|leading|trackin
 // CSS-module class names end in a generated hash ("mdx-table_root__adKqa"): its letters are no word.
 const MODULE_HASH = /__[A-Za-z0-9-]{5}$/;
 
-/** The class value without utility tokens and without CSS-module hashes. */
+// "header" after another word of the same class token names a component's header ("card-header",
+// "section-master__layout-header", "StyledHeadlineHeader"), not the site's, unless that word is the site's.
+const COMPONENT_HEADER = /([A-Za-z0-9]+)[_-]*(header)/gi;
+const SITE_HEADER_WORDS = new Set(['site', 'global', 'main', 'top', 'app', 'masthead', 'navbar', 'nav', 'sticky', 'fixed', 'mobile', 'desktop', 'page']);
+
+/** The class value without utility tokens, CSS-module hashes and component headers. */
 function classNames(names: string): string {
   const kept: string[] = [];
-  for (const token of names.split(/\s+/)) if (!UTILITY_TOKEN.test(token)) kept.push(token.replace(MODULE_HASH, ''));
+  for (const token of names.split(/\s+/)) {
+    if (UTILITY_TOKEN.test(token)) continue;
+    kept.push(token.replace(MODULE_HASH, '').replace(COMPONENT_HEADER, (whole, before: string) => {
+      const previous = before.replace(/([a-z])([A-Z])/g, '$1 $2').split(' ').pop()!.toLowerCase();
+      return SITE_HEADER_WORDS.has(previous) ? whole : before;
+    }));
+  }
   return kept.join(' ');
 }
 
 function markOfNames(names: string, classes = false): FurnitureMark | null {
   let verdict = verdicts.get(names);
   if (verdict === undefined) {
-    const named = classes && /[:[\]-]|__/.test(names) ? classNames(names) : names;
+    const named = classes && /[:[\]-]|__|header/i.test(names) ? classNames(names) : names;
     const words = furnitureWords(named);
     verdict = words.length > 0 ? { kind: 'name', words } : null;
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
