@@ -1,7 +1,7 @@
-import { parseHtml } from '@trawl/content';
 import { Extraction } from '@trawl/contract';
 import { describe, expect, it } from 'vitest';
-import { compileExtraction, extractRecords, parseSelectorMemory, type ExtractionOutcome, type SelectorMemory } from '../src/index.ts';
+import { compileExtraction } from '../src/index.ts';
+import { redesign } from './helpers.ts';
 
 // A text leaf decorated by an icon ("<li><svg/> 12.5 km</li>") is still a text leaf: restyled as a bare span in
 // a row of same-class items, it is relocated to that span, not to the row wrapping all the
@@ -60,14 +60,7 @@ function v2(): string {
   return page(`<section class="p0z">${items.join('\n')}</section>`);
 }
 
-function learned(): SelectorMemory {
-  const out = extractRecords(parseHtml(v1()), compiled, { pageUrl: URL, memory: null, adaptive: true });
-  return parseSelectorMemory(JSON.stringify(out.memory))!;
-}
-
-function extract(html: string): ExtractionOutcome {
-  return extractRecords(parseHtml(html), compiled, { pageUrl: URL, memory: learned(), adaptive: true });
-}
+const { learned, extract } = redesign(compiled, URL, v1);
 
 describe('a text leaf decorated by an icon', () => {
   it('is relocated to the bare span that replaced it, not to the row of facts around it', () => {

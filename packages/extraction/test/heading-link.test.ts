@@ -1,7 +1,7 @@
-import { parseHtml } from '@trawl/content';
 import { Extraction } from '@trawl/contract';
 import { describe, expect, it } from 'vitest';
-import { compileExtraction, extractRecords, parseSelectorMemory, type ExtractionOutcome, type SelectorMemory } from '../src/index.ts';
+import { compileExtraction } from '../src/index.ts';
+import { redesign } from './helpers.ts';
 
 // A redesign that turns a card's link inside out (the title heading was inside the link, now the link is inside
 // the title heading: a > h3 → h2 > a) still relocates the title: a heading whose whole text sits in one inline
@@ -54,14 +54,7 @@ export function v2(): string {
   return page(`<section class="a0">${items.join('\n')}</section>`);
 }
 
-function learned(): SelectorMemory {
-  const out = extractRecords(parseHtml(v1()), compiled, { pageUrl: URL, memory: null, adaptive: true });
-  return parseSelectorMemory(JSON.stringify(out.memory))!;
-}
-
-function extract(html: string): ExtractionOutcome {
-  return extractRecords(parseHtml(html), compiled, { pageUrl: URL, memory: learned(), adaptive: true });
-}
+const { learned, extract } = redesign(compiled, URL, v1);
 
 describe('a title heading that now holds its link', () => {
   it('is relocated as the text leaf it was', () => {

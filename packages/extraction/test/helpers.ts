@@ -1,6 +1,6 @@
 import { parseHtml } from '@trawl/content';
 import type { Extraction } from '@trawl/contract';
-import { compileExtraction, extractRecords, type ExtractionOutcome, type SelectorMemory } from '../src/index.ts';
+import { compileExtraction, extractRecords, parseSelectorMemory, type ExtractionOutcome, type SelectorMemory } from '../src/index.ts';
 
 type Field = Extraction['schema']['fields'][number];
 
@@ -28,4 +28,17 @@ export function run(
     adaptive: options.adaptive ?? true,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
+}
+
+/**
+ * A site's redesign as the tests replay it: the memory learned on v1 (through its JSON form, as a store keeps it),
+ * and extraction of another page with that memory.
+ */
+export function redesign(compiled: ReturnType<typeof compileExtraction>, pageUrl: string, v1: () => string) {
+  const learned = (): SelectorMemory => {
+    const out = extractRecords(parseHtml(v1()), compiled, { pageUrl, memory: null, adaptive: true });
+    return parseSelectorMemory(JSON.stringify(out.memory))!;
+  };
+  const extract = (html: string): ExtractionOutcome => extractRecords(parseHtml(html), compiled, { pageUrl, memory: learned(), adaptive: true });
+  return { learned, extract };
 }

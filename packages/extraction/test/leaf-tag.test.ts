@@ -1,7 +1,7 @@
-import { parseHtml } from '@trawl/content';
 import { Extraction } from '@trawl/contract';
 import { describe, expect, it } from 'vitest';
-import { compileExtraction, extractRecords, parseSelectorMemory, type ExtractionOutcome, type SelectorMemory } from '../src/index.ts';
+import { compileExtraction } from '../src/index.ts';
+import { redesign } from './helpers.ts';
 
 // A redesign that moves text leaves to tags of another family (li → span, time → span, dd → span) still
 // relocates those fields: the tag of a leaf holding text is styling; the rest of its fingerprint says what it is.
@@ -56,14 +56,7 @@ function v2(card: string): string {
   return page(`<ul class="jobs">${items.join('\n')}</ul>`);
 }
 
-function learned(): SelectorMemory {
-  const out = extractRecords(parseHtml(v1()), compiled, { pageUrl: URL, memory: null, adaptive: true });
-  return parseSelectorMemory(JSON.stringify(out.memory))!;
-}
-
-function extract(html: string): ExtractionOutcome {
-  return extractRecords(parseHtml(html), compiled, { pageUrl: URL, memory: learned(), adaptive: true });
-}
+const { learned, extract } = redesign(compiled, URL, v1);
 
 describe('text leaves under tags of another family', () => {
   it('are relocated inside the records when the base selector still matches', () => {

@@ -1,7 +1,7 @@
-import { parseHtml } from '@trawl/content';
 import { Extraction } from '@trawl/contract';
 import { describe, expect, it } from 'vitest';
-import { compileExtraction, extractRecords, parseSelectorMemory, type ExtractionOutcome, type SelectorMemory } from '../src/index.ts';
+import { compileExtraction } from '../src/index.ts';
+import { redesign } from './helpers.ts';
 
 // An attribute-valued field whose element was restyled beyond plain structural similarity (a score badge turned
 // into an accessible widget: a role, an aria-label, its text split into spans) is still relocated when that
@@ -55,14 +55,7 @@ export function v2(): string {
   return page(`<section id="shelf-v2">${items.join('\n')}</section>`);
 }
 
-function learned(): SelectorMemory {
-  const out = extractRecords(parseHtml(v1()), compiled, { pageUrl: URL, memory: null, adaptive: true });
-  return parseSelectorMemory(JSON.stringify(out.memory))!;
-}
-
-function extract(html: string): ExtractionOutcome {
-  return extractRecords(parseHtml(html), compiled, { pageUrl: URL, memory: learned(), adaptive: true });
-}
+const { learned, extract } = redesign(compiled, URL, v1);
 
 describe('an attribute field held by one element of the record', () => {
   it('is relocated to that element though its structure changed', () => {

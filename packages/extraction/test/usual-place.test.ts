@@ -1,7 +1,7 @@
-import { parseHtml } from '@trawl/content';
 import { Extraction } from '@trawl/contract';
 import { describe, expect, it } from 'vitest';
-import { compileExtraction, extractRecords, parseSelectorMemory, type ExtractionOutcome, type SelectorMemory } from '../src/index.ts';
+import { compileExtraction } from '../src/index.ts';
+import { redesign } from './helpers.ts';
 
 // Look-alike leaves can tie within one record: a one-word district beside a one-word "Free" price chip is as like
 // the remembered district as the district itself, so that record alone cannot tell them apart (null). The other
@@ -54,14 +54,7 @@ function v2(): string {
   return page(`<section class="k0">${items.join('\n')}</section>`);
 }
 
-function learned(): SelectorMemory {
-  const out = extractRecords(parseHtml(v1()), compiled, { pageUrl: URL, memory: null, adaptive: true });
-  return parseSelectorMemory(JSON.stringify(out.memory))!;
-}
-
-function extract(html: string): ExtractionOutcome {
-  return extractRecords(parseHtml(html), compiled, { pageUrl: URL, memory: learned(), adaptive: true });
-}
+const { learned, extract } = redesign(compiled, URL, v1);
 
 describe('a field whose leaf ties with a look-alike chip in some records', () => {
   it('is taken from the place the other records of the page hold it at', () => {
