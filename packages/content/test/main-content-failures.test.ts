@@ -56,6 +56,16 @@ describe('main content failure classes', () => {
     expect(md).not.toContain('Rock pools');
   });
 
+  it("drops the article's footnote list and keeps its text with the footnote marks", () => {
+    const notes = Array.from({ length: 3 }, (_, i) => `<li id="fn-${i}">Marine Biology Society. Intertidal survey methods, volume ${i + 1}. Plymouth: Harbour Press, 20${10 + i}, pages ${i * 10}-${i * 10 + 9}. <a href="#ref-${i}">↩</a></li>`).join('');
+    const paragraphs = [...ARTICLE_PARAGRAPHS, ...ARTICLE_PARAGRAPHS.map((p) => p.replace('The', 'Again, the'))];
+    const body = paragraphs.map((p, i) => `<p>${p}<sup id="ref-${i}"><a href="#fn-${i}">[${i + 1}]</a></sup></p>`).join('');
+    const md = markdownOf(`<main><article><h1>Life in the tide pools</h1>${body}<div class="footnotes"><ol>${notes}</ol></div></article></main>`, undefined, ARTICLE_HEAD);
+    expect(md).toContain(ARTICLE_PARAGRAPHS[0]);
+    expect(md).toContain('#fn-0)');
+    expect(md).not.toContain('Intertidal survey methods');
+  });
+
   it('keeps the replies of a discussion: on a forum they are the content', () => {
     for (const url of ['https://forum.example.com/t/tide-pools/4012', 'https://shore.example.com/t/4012/tide-pools', 'https://shore.example.com/topic/4012-tide-pools']) {
       const md = markdownOf(`<div>${ARTICLE}<h2>5 Replies</h2><ul>${LONG_COMMENTS}</ul></div>`, url);
