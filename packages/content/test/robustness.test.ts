@@ -45,6 +45,12 @@ describe('robustness', () => {
     expect(result.markdown).toContain('Item 19999');
   });
 
+  it('reads class and id values of 300,000 characters without a backtracking blow-up', () => {
+    const long = `x-${'a'.repeat(300_000)}!header`;
+    const body = page(`<main><div class="${long} ${long.replace('!', '-')}" id="${long}"><h2>${'tide '.repeat(3)}</h2><p>${ARTICLE_PARAGRAPHS[0]}</p></div></main>`);
+    expect(normalizeContent(html(body)).markdown).toContain('Tide pools form where the sea retreats');
+  });
+
   it('copes with a relative or invalid final URL', () => {
     const result = normalizeContent({ body: Buffer.from(page('<main><p><a href="/x">x</a> text</p></main>')), contentType: 'text/html', url: 'not a url' });
     expect(result.links).toEqual([]);

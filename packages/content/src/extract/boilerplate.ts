@@ -99,7 +99,6 @@ const MODULE_HASH = /__[A-Za-z0-9-]{5}$/;
 
 // "header" after another word of the same class token names a component's header ("card-header",
 // "section-master__layout-header", "StyledHeadlineHeader"), not the site's, unless that word is the site's.
-const COMPONENT_HEADER = /([A-Za-z0-9]+)[_-]*(header)/gi;
 const SITE_HEADER_WORDS = new Set(['site', 'global', 'main', 'top', 'app', 'masthead', 'navbar', 'nav', 'sticky', 'fixed', 'mobile', 'desktop', 'page']);
 
 /** The class value without utility tokens, CSS-module hashes and component headers. */
@@ -107,12 +106,23 @@ function classNames(names: string): string {
   const kept: string[] = [];
   for (const token of names.split(/\s+/)) {
     if (UTILITY_TOKEN.test(token)) continue;
-    kept.push(token.replace(MODULE_HASH, '').replace(COMPONENT_HEADER, (whole, before: string) => {
-      const previous = before.replace(/([a-z])([A-Z])/g, '$1 $2').split(' ').pop()!.toLowerCase();
-      return SITE_HEADER_WORDS.has(previous) ? whole : before;
-    }));
+    const bare = token.replace(MODULE_HASH, '');
+    const words = /header/i.test(bare) ? wordsOf(bare) : null;
+    kept.push(words !== null && isComponentHeader(words) ? words.filter((word) => word !== 'header').join('-') : bare);
   }
   return kept.join(' ');
+}
+
+/** Whether every "header" word of a class token follows another word that does not name the site. */
+function isComponentHeader(words: readonly string[]): boolean {
+  // Words, not a pattern: class values are the page's to choose, and a backtracking pattern over them is quadratic.
+  let found = false;
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] !== 'header') continue;
+    if (i === 0 || SITE_HEADER_WORDS.has(words[i - 1])) return false;
+    found = true;
+  }
+  return found;
 }
 
 function markOfNames(names: string, classes = false): FurnitureMark | null {
