@@ -1,4 +1,4 @@
-import { isElement, textContent, type DomElement, type DomNode } from '../dom.ts';
+import { isElement, type DomElement, type DomNode } from '../dom.ts';
 import { isEntryForm } from './prepare-page.ts';
 
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
@@ -62,6 +62,8 @@ export function furnitureOf(el: DomElement): FurnitureMark | null {
 // links to it) names content, whatever words it holds. Two-word ids ("related-posts", "site-menu") stay names.
 const ANCHOR_MIN_WORDS = 3;
 const ANCHOR_SEARCH_NODES = 60;
+// A slug is made from a heading's first words: reading more of a (possibly huge) heading tells nothing more.
+const ANCHOR_HEADING_CHARS = 300;
 
 function isHeadingAnchor(el: DomElement, id: string): boolean {
   if (markOfNames(id) === null) return false; // most ids: nothing to excuse
@@ -69,9 +71,21 @@ function isHeadingAnchor(el: DomElement, id: string): boolean {
   if (idWords.length < ANCHOR_MIN_WORDS) return false;
   const heading = firstHeading(el);
   if (heading === null) return false;
-  const headingWords = new Set(textContent(heading).toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  const headingWords = new Set(leadingText(heading, ANCHOR_HEADING_CHARS).toLowerCase().split(/[^\p{L}\p{N}]+/u));
   // Slugs are often cut short: the last id word may be a prefix of a heading word.
   return idWords.every((word, i) => headingWords.has(word) || (i === idWords.length - 1 && [...headingWords].some((h) => h.startsWith(word))));
+}
+
+/** The element's text up to about max characters (whole text nodes, in document order). */
+function leadingText(el: DomElement, max: number): string {
+  let text = '';
+  const stack: DomNode[] = [...el.children].reverse();
+  while (stack.length > 0 && text.length < max) {
+    const node = stack.pop()!;
+    if (node.type === 'text') text += node.data.slice(0, max);
+    else if (isElement(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  return text;
 }
 
 /** The first h1-h6 among the element's first descendants (breadth-limited: a section's heading opens it). */
