@@ -68,4 +68,11 @@ describe('content sections sharing a furniture class word', () => {
     for (const [, p] of TOPICS) expect(md).toContain(p);
     expect(md).not.toContain('Log in');
   });
+
+  it('reads a class value apart from an id of the same text', () => {
+    const sections = TOPICS.map(([t, p]) => `<section><div class="${t.toLowerCase()}-header"><h2>${t}</h2><p>${p}</p></div></section>`).join('');
+    const ids = TOPICS.map(([t]) => `<span id="${t.toLowerCase()}-header"></span>`).join('');
+    const md = markdownOf(`<div class="top">${ids}</div><main><h1>Features</h1>${sections}</main>`);
+    for (const [, p] of TOPICS) expect(md).toContain(p);
+  });
 });

@@ -140,13 +140,15 @@ function isComponentHeader(words: readonly string[]): boolean {
 }
 
 function markOfNames(names: string, classes = false): FurnitureMark | null {
-  let verdict = verdicts.get(names);
+  // A class value is read apart from an id of the same text (utility tokens, hashes, component headers).
+  const key = classes ? `.${names}` : names;
+  let verdict = verdicts.get(key);
   if (verdict === undefined) {
     const named = classes && /[:[\]-]|__|header/i.test(names) ? classNames(names) : names;
     const words = furnitureWords(named);
     verdict = words.length > 0 ? { kind: 'name', words } : null;
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-    verdicts.set(names, verdict);
+    verdicts.set(key, verdict);
   }
   return verdict;
 }
