@@ -75,4 +75,11 @@ describe('content sections sharing a furniture class word', () => {
     const md = markdownOf(`<div class="top">${ids}</div><main><h1>Features</h1>${sections}</main>`);
     for (const [, p] of TOPICS) expect(md).toContain(p);
   });
+
+  it('judges elements marked by their tag one by one: three sidebars side by side still go', () => {
+    const aside = (i: number) => `<aside><h3>Tip ${i}</h3><p>${TOPICS[i][1]} ${TOPICS[i][1]}</p></aside>`;
+    const md = markdownOf(`<div class="page">${aside(0)}${aside(1)}${aside(2)}<div class="story"><h1>Harbour news</h1><p>The new pontoon opens on Saturday after a winter of storms delayed the final fittings and the electrics.</p><p>Berth holders can move their boats from nine o'clock; the harbour office will stay open late for the paperwork.</p></div></div>`);
+    expect(md).toContain('The new pontoon opens on Saturday');
+    expect(md).not.toContain(TOPICS[1][1]);
+  });
 });

@@ -60,7 +60,7 @@ export function markFurniture(
     marks[i] = mark;
     const key = groupKey(nodes[i] as DomElement, i);
     groupGood.set(key, (groupGood.get(key) ?? 0) + rawGood[i]);
-    const siblings = siblingKey(nodes[i] as DomElement, parent[i], mark);
+    const siblings = siblingKey(nodes[i] as DomElement, i, parent[i], mark);
     siblingGood.set(siblings, (siblingGood.get(siblings) ?? 0) + rawGood[i]);
   }
   // Inside <main>, <article> or another content landmark, a <footer> or <header> is the article's own (byline,
@@ -82,7 +82,7 @@ export function markFurniture(
     // Inside the content, "banner" names a hero section (the page's title and pitch), not an advert: kept unless
     // mostly links. ("header" was tried too: it kept thread and product headers that references leave out.)
     if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
-    const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, parent[i], marks[i]!)) ?? 0);
+    const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, i, parent[i], marks[i]!)) ?? 0);
     const share = Math.max(rawGood[i], group) / totalGood;
     return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;
   };
@@ -116,9 +116,12 @@ export function markFurniture(
   return { dropped, chromeWords };
 }
 
-/** Siblings of one tag marked by the same class words ("contact-section navSource", "pricing-section navSource"). */
-function siblingKey(el: DomElement, parentIndex: number, mark: FurnitureMark): string {
-  return mark.kind === 'name' ? `${parentIndex} ${el.name} ${mark.words.join(' ')}` : `#${parentIndex}`;
+/**
+ * Siblings of one tag marked by the same class words ("contact-section navSource", "pricing-section navSource").
+ * An element marked by its tag or role is a group of one.
+ */
+function siblingKey(el: DomElement, index: number, parentIndex: number, mark: FurnitureMark): string {
+  return mark.kind === 'name' ? `${parentIndex} ${el.name} ${mark.words.join(' ')}` : `#${index}`;
 }
 
 /** Same tag, class and id pattern (digits ignored: comment-17, comment-18): one group. Else a group of one. */
