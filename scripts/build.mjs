@@ -5,7 +5,7 @@
 //
 //   node scripts/build.mjs             build
 //   node scripts/build.mjs --if-stale  build only when a source is newer than the bundles (what start does)
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -60,11 +60,16 @@ const thirdPartyExternal = {
   },
 };
 
-export async function buildBundles() {
+// A build replaces the entries but keeps earlier builds' chunks: a process started from an earlier build loads its
+// lazy modules (Crawlee's adapter) later, from the chunk names it was built with, and a rebuild meanwhile (a test
+// run beside `npm start`) must not take them away. Chunks are named by their content, so one already there is the
+// same file. Unused chunks older than this go.
+const CHUNK_KEEP_MS = 7 * 24 * 3600 * 1000;
+
+/** Builds into `dist` (the checkout's dist/ unless told otherwise; tests build elsewhere). */
+export async function buildBundles(dist = join(ROOT, 'dist')) {
   const { build } = await import('esbuild'); // only when building: a start with fresh bundles does not load it
-  // Built beside dist/ and swapped in with two renames: a process starting meanwhile finds a whole build.
-  const next = join(ROOT, `dist.next-${process.pid}`);
-  const old = join(ROOT, `dist.old-${process.pid}`);
+  const next = `${dist}.next-${process.pid}`;
   await build({
     entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, b]) => [name, join(ROOT, b.entry)])),
     outdir: next,
@@ -83,10 +88,19 @@ export async function buildBundles() {
     logLevel: 'warning',
     banner: { js: '// Built by scripts/build.mjs from apps/gateway/src and apps/worker/src; do not edit.' },
   });
-  writeFileSync(join(next, 'built-for.txt'), ROOT);
-  if (existsSync(join(ROOT, 'dist'))) renameSync(join(ROOT, 'dist'), old);
-  renameSync(next, join(ROOT, 'dist'));
-  rmSync(old, { recursive: true, force: true });
+  const chunks = join(dist, 'chunks');
+  mkdirSync(chunks, { recursive: true });
+  // Chunks first, then each entry in one rename (the stamp last): a process starting meanwhile finds whole files
+  // whose chunks are there, and two builds at once (gateway and worker started together) leave one whole build.
+  const fresh = new Set(readdirSync(join(next, 'chunks')));
+  for (const name of fresh) if (!existsSync(join(chunks, name))) renameSync(join(next, 'chunks', name), join(chunks, name));
+  for (const name of readdirSync(next)) if (name !== 'chunks') renameSync(join(next, name), join(dist, name));
+  writeFileSync(join(dist, 'built-for.txt'), ROOT);
+  rmSync(next, { recursive: true, force: true });
+  const before = Date.now() - CHUNK_KEEP_MS;
+  for (const name of readdirSync(chunks)) {
+    if (!fresh.has(name) && statSync(join(chunks, name)).mtimeMs < before) rmSync(join(chunks, name), { force: true });
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLES } from '../../scripts/build.mjs';
 import { RATE_LIMITS_OFF, TEST_KEY } from './gateway.ts';
 
 /**
@@ -50,7 +51,7 @@ function baseEnv(): Record<string, string> {
 }
 
 // The entries `npm start` and `npm run worker` run from their bundles, as a user's processes do.
-const BUNDLED: Record<string, string> = { 'apps/gateway/src/main.ts': 'dist/gateway.mjs', 'apps/worker/src/main.ts': 'dist/worker.mjs' };
+const BUNDLED: Record<string, string> = Object.fromEntries(Object.values(BUNDLES).map((b) => [b.entry, b.out]));
 
 /** Starts a script (a path relative to the repository root): a bundled entry as built, anything else through tsx. */
 export function spawnTrawl(name: string, script: string, env: Record<string, string>): ManagedProcess {
