@@ -44,4 +44,24 @@ describe('reviews on a product page', () => {
     const md = markdownOf(`<main>${DETAILS}<div class="fb"><h2>Reviews</h2><ul>${REVIEWS}</ul></div></main>`, review);
     expect(md).toContain('thirty years at sea');
   });
+
+  // A shop's item page without structured data: one buy button says what it is. Its reviews widget puts the
+  // heading and histogram in one column and the reviews in another, so no heading opens them as a section.
+  const widget = (buttons: string) => `<div class="dp">${DETAILS}<p>Supplied with a braided rope, two fixing screws and a soft cloth.</p><form action="/cart">${buttons}</form>
+    <div id="customer-reviews-widget"><div class="left"><h2>Customer reviews</h2><div>4.6 out of 5</div></div>
+    <div class="right"><ul>${REVIEWS}</ul></div></div></div>`;
+
+  it('drops a reviews block however long on a page with a buy button and no structured data', () => {
+    for (const button of ['<button id="add-to-cart-button">Add</button>', '<input type="submit" value="Add to Basket">', '<button>In den Warenkorb</button>']) {
+      const md = markdownOf(widget(button), null);
+      expect(md, button).toContain('Brass ship bell, 6 inch');
+      expect(md, button).not.toContain('thirty years at sea');
+    }
+  });
+
+  it('keeps a long reviews block where nothing says the page is one product', () => {
+    expect(markdownOf(widget('<button>Save for later</button>'), null)).toContain('thirty years at sea');
+    // A buy button on every card is a category page, not one product.
+    expect(markdownOf(widget('<button>Add to cart</button>'.repeat(6)), null)).toContain('thirty years at sea');
+  });
 });

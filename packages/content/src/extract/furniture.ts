@@ -16,6 +16,12 @@ const SECTION_WORDS = new Set(['banner']);
 // Class/id words of a consent or cookie note: never content, however long (see chromeWords).
 const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'onetrust']);
 
+// On one product's page (page-hints.ts) a block named as its reviews is what buyers said, not the product: it goes
+// however long (a widget whose heading sits in another column than its reviews opens no section to drop), as long
+// as this many estimated content words of the page stay outside it.
+const REVIEW_WORDS = new Set(['review', 'reviews']);
+const MIN_PRODUCT_GOOD = 20;
+
 export interface FurnitureVerdict {
   /** 1 for a dropped element, 2 for the elements inside it, 0 otherwise, indexed like nodes (pre-order). */
   dropped: Uint8Array;
@@ -30,7 +36,7 @@ export interface FurnitureVerdict {
 /**
  * Decides which elements marked as furniture (see boilerplate.ts) are dropped, given each subtree's words, link
  * words and estimated content words before any drop. A marked element holding much of the page's content is
- * more likely a badly named wrapper than a sidebar, unless it is mostly links.
+ * more likely a badly named wrapper than a sidebar, unless it is mostly links. `product`: the page is one product's.
  */
 export function markFurniture(
   nodes: (DomElement | DomDocument)[],
@@ -38,6 +44,7 @@ export function markFurniture(
   rawWords: Float64Array,
   rawLinkWords: Float64Array,
   rawGood: Float64Array,
+  product = false,
 ): FurnitureVerdict {
   const n = nodes.length;
   const landmark = new Uint8Array(n);
@@ -82,6 +89,7 @@ export function markFurniture(
     // Inside the content, "banner" names a hero section (the page's title and pitch), not an advert: kept unless
     // mostly links. ("header" was tried too: it kept thread and product headers that references leave out.)
     if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
+    if (product && marks[i]!.kind === 'name' && marks[i]!.words.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
     const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, i, parent[i], marks[i]!)) ?? 0);
     const share = Math.max(rawGood[i], group) / totalGood;
     return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;

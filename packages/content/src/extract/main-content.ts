@@ -47,7 +47,7 @@ const WRONG_BLOCK_PROSE = 300;
  * densest block, which often loses an intro, a product grid or half a thread.
  */
 export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
-  const model = buildPageModel(root);
+  const model = buildPageModel(root, hints.product);
   dropSections(model, hints);
   const page = {
     pageTextLength: model.textLength,

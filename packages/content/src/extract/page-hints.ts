@@ -6,7 +6,7 @@ export interface PageHints {
   article: boolean;
   /** The page is a discussion (a forum thread, Q&A, social posting): its replies are its content. */
   discussion: boolean;
-  /** The page is one product (schema.org Product or ProductGroup as its main entity, or og:type product). */
+  /** The page is one product (schema.org Product or ProductGroup as its main entity, og:type product, or a few buy buttons). */
   product: boolean;
   /** The article body as the structured data gives it (a cross-check of which container is the article). */
   articleBody: string | null;
@@ -20,6 +20,8 @@ const DISCUSSION_TYPES = /^(discussionforumposting|qapage|question|socialmediapo
 const ENTITY_KEYS = new Set(['', '@graph', 'mainEntity', 'mainEntityOfPage']);
 // Walk at most this many objects of the structured data (hostile pages nest and repeat).
 const MAX_OBJECTS = 2000;
+// Buy buttons on one product's page (the main one, a sticky bar's, a bundle's): more is a grid of products.
+const MAX_PURCHASE_CONTROLS = 4;
 // People described in the structured data kept per page (authors, editors, reviewers).
 const MAX_PEOPLE = 8;
 
@@ -72,5 +74,7 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
       // Broken structured data says nothing.
     }
   }
+  // A shop's item page has one buy button (and its sticky copy); a category page has one per card.
+  if (page.purchaseControls > 0 && page.purchaseControls <= MAX_PURCHASE_CONTROLS) hints.product = true;
   return hints;
 }

@@ -46,7 +46,7 @@ const PROSE_WORDS = 20;
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-export function buildPageModel(root: DomDocument): PageModel {
+export function buildPageModel(root: DomDocument, product = false): PageModel {
   const nodes: (DomElement | DomDocument)[] = [root];
   const parents: number[] = [-1];
   // Per block: its own (inline) text figures.
@@ -104,7 +104,7 @@ export function buildPageModel(root: DomDocument): PageModel {
     if (text.words >= PROSE_WORDS && text.linkWords < 0.3 * text.words) ownProse[index] = text.words;
   }
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood], null);
-  const { dropped, chromeWords } = markFurniture(nodes, parent, raw[0], raw[1], raw[2]);
+  const { dropped, chromeWords } = markFurniture(nodes, parent, raw[0], raw[1], raw[2], product);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
     nodes, parent, words, linkWords, good, prose, dropped,

@@ -24,6 +24,8 @@ export interface PreparedPage {
   appRoot: boolean;
   /** Whether a subtree deeper than MAX_DEPTH was flattened to its text and links. */
   flattened: boolean;
+  /** Buttons that put something in a cart or buy it ("Add to basket", id="add-to-cart-button"): shop signals. */
+  purchaseControls: number;
 }
 
 // Elements that never carry readable page content. Their subtrees go before extraction.
@@ -74,6 +76,7 @@ export function preparePage(root: DomDocument): PreparedPage {
     noscriptText: '',
     appRoot: false,
     flattened: false,
+    purchaseControls: 0,
   };
   // Pre-order walk (so links come out in document order); removals are applied afterwards, per parent.
   const removed = new Set<DomNode>();
@@ -98,6 +101,7 @@ export function preparePage(root: DomDocument): PreparedPage {
     }
     if (!inspect(node, page)) {
       if (isEntryControl(node)) countEntryControl(node, entryControls);
+      else if (isPurchaseControl(node)) page.purchaseControls++;
       removed.add(node);
       touched.add(parent);
       // Hidden menus and dialogs still hold links a crawler wants.
@@ -169,6 +173,20 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
 function isEntryControl(el: DomElement): boolean {
   if (el.name === 'textarea') return true;
   return el.name === 'input' && ENTRY_INPUT_TYPES.has((el.attribs.type ?? '').trim().toLowerCase());
+}
+
+// A control that puts the item in a cart or buys it, by its id or name or by what it says (the usual shop
+// languages). Words, not a site's names.
+const PURCHASE_NAME = /add[-_]?to[-_]?(cart|basket|bag|trolley)|addto(cart|basket|bag)|buy[-_]?now/i;
+const PURCHASE_TEXT = /^(add to (cart|basket|bag|trolley)|buy( it)? now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir al carrito|aggiungi al carrello|adicionar ao carrinho|in winkelwagen|dodaj do koszyka|lägg i varukorgen)$/i;
+const PURCHASE_TEXT_CHARS = 40;
+
+function isPurchaseControl(el: DomElement): boolean {
+  if (el.name !== 'button' && el.name !== 'input') return false;
+  const { id, name, value } = el.attribs;
+  if ((id !== undefined && PURCHASE_NAME.test(id)) || (name !== undefined && PURCHASE_NAME.test(name))) return true;
+  const label = el.name === 'input' ? value : textContent(el);
+  return label !== undefined && label.length <= PURCHASE_TEXT_CHARS && PURCHASE_TEXT.test(collapse(label).trim());
 }
 
 /** Charges a control to its nearest enclosing <form> (none: a control outside any form counts for nothing). */
