@@ -70,6 +70,26 @@ describe('sanitized HTML', () => {
     expect(md).toContain('![The quay](https://news.example.com/img/quay.jpg)');
   });
 
+  it('writes an image without a picture as nothing in the Markdown, and no empty link around it', () => {
+    // A card's image whose src is an empty SVG frame sized for the real picture (set by a script) or missing.
+    const frame = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%203000%202393'%3E%3C/svg%3E";
+    const chart = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUg'.repeat(20)}`;
+    const content = `<ul><li><a href="/p/1"><img src="${frame}" alt="solar generator kit on a lawn"></a><a href="/p/1">Weekender kit</a></li>
+      <li><a href="/p/2"><img alt="camping lantern"></a><a href="/p/2">Lantern</a></li>
+      <li><img srcset="/img/quay.jpg 1x, /img/quay@2x.jpg 2x" alt="The quay"> and <img src="${chart}" alt="Tide chart"></li></ul>`;
+    const md = normalizeContent(html(page(`<main>${PROSE}${content}</main>`))).markdown ?? '';
+    expect(md).toContain('- [Weekender kit](https://news.example.com/p/1)');
+    expect(md).toContain('- [Lantern](https://news.example.com/p/2)');
+    expect(md).not.toContain('solar generator kit');
+    expect(md).not.toContain('camping lantern');
+    expect(md).not.toContain('[]');
+    // A srcset alone is the picture; a real inline picture (not a placeholder) keeps its alt text.
+    expect(md).toContain('![The quay](https://news.example.com/img/quay.jpg)');
+    expect(md).toContain('Tide chart');
+    // The HTML keeps what the page had.
+    expect(sanitized(content)).toContain('alt="solar generator kit on a lawn"');
+  });
+
   it('makes relative URLs absolute, srcset included', () => {
     const out = sanitized('<a href="../maps/">maps</a><img src="img/a.png" srcset="img/a.png 1x, /img/b.png 2x" alt="a">');
     expect(out).toContain('<a href="https://news.example.com/maps/">maps</a>');

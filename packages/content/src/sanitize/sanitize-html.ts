@@ -117,6 +117,8 @@ export function walkSanitized(root: DomElement | DomDocument, options: Serialize
       continue;
     }
     safeAttributes(node, options.baseUrl, markdownOnly, attributes);
+    // Markdown writes an image without a picture as nothing; dropped here, a link around it is seen to be empty.
+    if (markdownOnly && name === 'img' && !showsPicture(attributes)) continue;
     const isVoid = VOID.has(name);
     sink.open(name, attributes, isVoid);
     if (isVoid) continue;
@@ -171,7 +173,22 @@ function safeAttributes(el: DomElement, baseUrl: string, markdownOnly: boolean, 
 // Where lazy-loading scripts keep an image's real address while src holds a placeholder (or nothing) until the
 // image scrolls into view. Without scripts the placeholder is all a reader would get: an empty frame, or (a data:
 // image, written as its alt text in Markdown) a caption glued into the text.
-const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-srcset', 'data-lazy-srcset'];
+// An image given only a srcset (no src) shows its first candidate.
+const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-srcset', 'data-lazy-srcset', 'srcset'];
+
+// A data: image this short is a placeholder (an empty SVG frame sized for the real image, a transparent pixel):
+// nothing to see, and its alt text is no text a reader saw.
+const PLACEHOLDER_CHARS = 300;
+
+/** Whether an image's (safe) attributes give it a picture: a src that is neither missing nor a placeholder. */
+function showsPicture(attributes: readonly string[]): boolean {
+  for (let i = 0; i < attributes.length; i += 2) {
+    if (attributes[i] !== 'src') continue;
+    const src = attributes[i + 1];
+    return src !== '' && !(src.length < PLACEHOLDER_CHARS && /^data:/i.test(src));
+  }
+  return false;
+}
 
 /** Replaces a missing or data: src with the image's lazily loaded address, when the element has one. */
 function lazySource(el: DomElement, baseUrl: string, out: string[]): void {
