@@ -66,6 +66,21 @@ describe('main content failure classes', () => {
     expect(md).not.toContain('Intertidal survey methods');
   });
 
+  it("drops an encyclopedia page's reference list and keeps its text", () => {
+    // A wiki's citations: <div class="reflist"><ol class="references">, each with its "^" backlink.
+    const refs = Array.from({ length: 6 }, (_, i) => `<li id="cite-${i}"><a href="#r-${i}">^</a> "Tide tables of the northern coast, part ${i + 1}". Harbour Archive. Archived from the original on 2010-0${(i % 9) + 1}-12.</li>`).join('');
+    const paragraphs = [...ARTICLE_PARAGRAPHS, ...ARTICLE_PARAGRAPHS.map((p) => p.replace('The', 'Again, the'))];
+    const body = paragraphs.map((p, i) => `<p>${p}<sup id="r-${i}"><a href="#cite-${i}">[${i + 1}]</a></sup></p>`).join('');
+    for (const list of [`<div class="reflist"><ol class="references">${refs}</ol></div>`, `<ol class="citations">${refs}</ol>`]) {
+      const md = markdownOf(`<main><h1>Tide pool</h1>${body}<h2>References</h2>${list}</main>`);
+      expect(md, list.slice(0, 30)).toContain(ARTICLE_PARAGRAPHS[0]);
+      expect(md, list.slice(0, 30)).not.toContain('Harbour Archive');
+    }
+    // A page that is a reference list keeps it.
+    const bibliography = markdownOf(`<main><h1>Sources</h1><div class="references"><ol>${refs}</ol></div></main>`);
+    expect(bibliography).toContain('Harbour Archive');
+  });
+
   it('keeps the replies of a discussion: on a forum they are the content', () => {
     for (const url of ['https://forum.example.com/t/tide-pools/4012', 'https://shore.example.com/t/4012/tide-pools', 'https://shore.example.com/topic/4012-tide-pools']) {
       const md = markdownOf(`<div>${ARTICLE}<h2>5 Replies</h2><ul>${LONG_COMMENTS}</ul></div>`, url);
