@@ -66,15 +66,17 @@ describe('main content failure classes', () => {
     expect(md).not.toContain('Intertidal survey methods');
   });
 
-  it("drops an encyclopedia page's reference list and keeps its text", () => {
+  it("drops an encyclopedia page's reference list and external links and keeps its text", () => {
     // A wiki's citations: <div class="reflist"><ol class="references">, each with its "^" backlink.
     const refs = Array.from({ length: 6 }, (_, i) => `<li id="cite-${i}"><a href="#r-${i}">^</a> "Tide tables of the northern coast, part ${i + 1}". Harbour Archive. Archived from the original on 2010-0${(i % 9) + 1}-12.</li>`).join('');
     const paragraphs = [...ARTICLE_PARAGRAPHS, ...ARTICLE_PARAGRAPHS.map((p) => p.replace('The', 'Again, the'))];
     const body = paragraphs.map((p, i) => `<p>${p}<sup id="r-${i}"><a href="#cite-${i}">[${i + 1}]</a></sup></p>`).join('');
     for (const list of [`<div class="reflist"><ol class="references">${refs}</ol></div>`, `<ol class="citations">${refs}</ol>`]) {
-      const md = markdownOf(`<main><h1>Tide pool</h1>${body}<h2>References</h2>${list}</main>`);
+      const links = '<h2>External links</h2><ul><li><a href="https://tides.example.org/">Official tide tables</a> of the coastguard</li><li><a href="https://pools.example.org/">Rock pool atlas</a></li></ul>';
+      const md = markdownOf(`<main><h1>Tide pool</h1>${body}<h2>References</h2>${list}${links}</main>`);
       expect(md, list.slice(0, 30)).toContain(ARTICLE_PARAGRAPHS[0]);
       expect(md, list.slice(0, 30)).not.toContain('Harbour Archive');
+      expect(md, list.slice(0, 30)).not.toContain('Rock pool atlas');
     }
     // A page that is a reference list keeps it.
     const bibliography = markdownOf(`<main><h1>Sources</h1><div class="references"><ol>${refs}</ol></div></main>`);

@@ -62,6 +62,9 @@ const RELATED = new RegExp(
     'おすすめ記事',
     '관련\\s*기사',
     'ilgili\\s+(haberler|yazılar)',
+    // Links out of the page, after the article (not "See also": documentation keeps its own cross-references).
+    'external\\s+links', 'weblinks', 'liens\\s+externes', 'enlaces\\s+externos', 'collegamenti\\s+esterni',
+    'externe\\s+links', 'externa\\s+länkar', 'linki\\s+zewnętrzne', '外部链接', '外部リンク',
   ].join('|')})\\s*[:.!…]?$`,
   'iu',
 );
