@@ -82,4 +82,15 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).toContain('The new pontoon opens on Saturday');
     expect(md).not.toContain(TOPICS[1][1]);
   });
+
+  it('keeps an FAQ built in a tab strip classed as a menu, and still drops a menu of links', () => {
+    // A site builder's tabs component: the "tabs-menu" holds each question with its answer in paragraphs.
+    const answers = TOPICS.map(([t, p]) => `<div class="faq_tabs-menu-link"><h3>How does ${t.toLowerCase()} work?</h3><div class="faq_tabs-rich-text"><p>${p} ${p}</p><p>It is included in the free plan, with no limit on the number of boats.</p></div></div>`).join('');
+    const intro = Array.from({ length: 14 }, () => `<p>${TOPICS.map(([, p]) => p).join(' ')}</p>`).join('');
+    const menu = `<div class="site-menu"><ul>${TOPICS.map(([t], i) => `<li><a href="/t${i}">${t} for harbours and marinas</a></li>`).join('')}</ul></div>`;
+    const md = markdownOf(`${menu}<main><h1>A free CRM for small harbours</h1>${intro}<h2>Frequently asked questions</h2><div class="faq_tabs"><div class="faq_tabs-menu">${answers}</div></div></main>`);
+    expect(md).toContain('How does automation work?');
+    expect(md).toContain('no limit on the number of boats');
+    expect(md).not.toContain('for harbours and marinas');
+  });
 });

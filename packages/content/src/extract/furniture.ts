@@ -22,6 +22,23 @@ const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'onetrust
 const REVIEW_WORDS = new Set(['review', 'reviews']);
 const MIN_PRODUCT_GOOD = 20;
 
+/** Each subtree's figures before any drop, indexed like nodes. */
+export interface RawFigures {
+  words: Float64Array;
+  linkWords: Float64Array;
+  /** Estimated content words (page-model.ts blockQuality). */
+  good: Float64Array;
+  /** Words in prose blocks (sentences, few links). */
+  prose: Float64Array;
+}
+
+// Class words that name a list of links. An element so named that holds paragraphs (a tab strip whose panels hold
+// an FAQ's answers) is not one: judged as content when prose makes up this share of it and links little of it.
+const NAVIGATION_WORDS = new Set(['nav', 'navbar', 'navigation', 'menu', 'menubar', 'megamenu', 'toolbar', 'topbar']);
+const NAVIGATION_PROSE_SHARE = 0.5;
+const NAVIGATION_PROSE_LINKS = 0.2;
+const NAVIGATION_PROSE_WORDS = 100;
+
 export interface FurnitureVerdict {
   /** 1 for a dropped element, 2 for the elements inside it, 0 otherwise, indexed like nodes (pre-order). */
   dropped: Uint8Array;
@@ -41,11 +58,10 @@ export interface FurnitureVerdict {
 export function markFurniture(
   nodes: (DomElement | DomDocument)[],
   parent: Int32Array,
-  rawWords: Float64Array,
-  rawLinkWords: Float64Array,
-  rawGood: Float64Array,
+  raw: RawFigures,
   product = false,
 ): FurnitureVerdict {
+  const { words: rawWords, linkWords: rawLinkWords, good: rawGood, prose: rawProse } = raw;
   const n = nodes.length;
   const landmark = new Uint8Array(n);
   for (let i = 1; i < n; i++) if (isContentLandmark(nodes[i] as DomElement)) landmark[i] = 1;
@@ -89,6 +105,7 @@ export function markFurniture(
     // Inside the content, "banner" names a hero section (the page's title and pitch), not an advert: kept unless
     // mostly links. ("header" was tried too: it kept thread and product headers that references leave out.)
     if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
+    if (marks[i]!.kind === 'name' && marks[i]!.words.every((w) => NAVIGATION_WORDS.has(w)) && rawWords[i] >= NAVIGATION_PROSE_WORDS && rawProse[i] >= NAVIGATION_PROSE_SHARE * rawWords[i] && linkDensity < NAVIGATION_PROSE_LINKS) return false;
     if (product && marks[i]!.kind === 'name' && marks[i]!.words.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
     const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, i, parent[i], marks[i]!)) ?? 0);
     const share = Math.max(rawGood[i], group) / totalGood;

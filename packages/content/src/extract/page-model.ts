@@ -103,8 +103,8 @@ export function buildPageModel(root: DomDocument, product = false): PageModel {
     ownGood[index] = text.words * blockQuality(nodes[index], text);
     if (text.words >= PROSE_WORDS && text.linkWords < 0.3 * text.words) ownProse[index] = text.words;
   }
-  const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood], null);
-  const { dropped, chromeWords } = markFurniture(nodes, parent, raw[0], raw[1], raw[2], product);
+  const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], null);
+  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, product);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
     nodes, parent, words, linkWords, good, prose, dropped,
