@@ -20,6 +20,8 @@ const RELATED = new RegExp(
     'recommended(\\s+(for\\s+you|reading|articles|stories|posts|products|videos))?',
     '(popular|trending|latest|recent|top|other|similar)\\s+(posts|articles|stories|news|products|items|reads|content)',
     'most\\s+(read|popular|viewed|shared|commented)(\\s+\\w+)?',
+    '(latest\\s+)?from\\s+(the|our)\\s+blog',
+    '(featured|latest|recent)\\s+(resources|insights|articles|posts|stories|blog\\s+posts)',
     'trending(\\s+now)?',
     'what\\s+to\\s+read\\s+next',
     'customers\\s+(also|who)\\s+.*(bought|viewed|purchased).*',
