@@ -130,6 +130,17 @@ describe('main content failure classes', () => {
     }
   });
 
+  it('keeps the same blurb on two items of a listing, and still emits a repeated paragraph once elsewhere', () => {
+    const blurb = 'The harbour society meets on the first Monday of every month to plan the season of talks and walks.';
+    const events = ['Spring tides walk', 'Knot tying evening', 'Seal count', 'Lighthouse talk']
+      .map((title, i) => `<li><h3>${title}</h3><p>${i % 2 ? blurb : `${title} is led by a volunteer warden and starts from the north quay at ten sharp, whatever the weather does.`}</p></li>`)
+      .join('');
+    const listing = markdownOf(`<main><h1>Harbour events</h1><ul class="events">${events}</ul></main>`);
+    expect(listing.split(blurb)).toHaveLength(3);
+    const article = markdownOf(`<div class="story">${ARTICLE}<p>${blurb}</p><div><p>${blurb}</p></div></div>`);
+    expect(article.split(blurb)).toHaveLength(2);
+  });
+
   it('drops a ticker of headlines above the article and a list of topic links below it, inside its container', () => {
     const links = (words: string[]) => `<ul>${words.map((w) => `<li><a href="/t/${w}">${w}</a></li>`).join('')}</ul>`;
     const md = markdownOf(`<div class="story">${links(['Markets', 'Weather', 'Ferries', 'Fishing'])}${ARTICLE}${links(['Ecology', 'Cornwall', 'Wildlife', 'Beaches'])}</div>`);

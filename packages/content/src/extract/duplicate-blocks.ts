@@ -50,12 +50,29 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
       if (i === kept) continue;
       // Visible repeats of a heading or an item are often distinct things that read alike (event cards, steps).
       if (!hidden[i] && LISTED.has((nodes[i] as DomElement).name)) continue;
+      // So are visible paragraphs of two items of a list (two events with the same blurb).
+      if (!hidden[i] && !hidden[kept] && inDistinctItems(model, i, kept, core)) continue;
       dropped[i] = 1;
       for (let j = i + 1; j < end && isInside(parent, j, i); j++) dropped[j] = 2;
       marked++;
     }
   }
   return marked;
+}
+
+// Elements that hold one item of a listing.
+const ITEMS = new Set(['li']);
+
+/** Whether nodes a and b sit in two different list items (li, article) inside the core. */
+function inDistinctItems(model: PageModel, a: number, b: number, core: number): boolean {
+  const itemA = itemOf(model, a, core);
+  const itemB = itemOf(model, b, core);
+  return itemA >= 0 && itemB >= 0 && itemA !== itemB;
+}
+
+function itemOf(model: PageModel, i: number, core: number): number {
+  for (let p = model.parent[i]; p > core; p = model.parent[p]) if (ITEMS.has((model.nodes[p] as DomElement).name)) return p;
+  return -1;
 }
 
 function subtreeEnd(parent: Int32Array, root: number, n: number): number {
