@@ -165,9 +165,39 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
       return true;
     }
   }
+  if (name === 'button' && isSectionToggle(el)) {
+    // An accordion's question or a section's title drawn as its open/close button: the text is the heading's.
+    el.name = isInHeading(el) ? 'span' : 'div';
+    return true;
+  }
   if (attribs.id !== undefined && APP_ROOT_IDS.has(attribs.id.toLowerCase())) page.appRoot = true;
   // Hidden elements stay: tabs, accordions and script-revealed sections often hold the main content.
   return !DROPPED.has(name);
+}
+
+const HEADING = /^h[1-6]$/;
+// How far into a button a heading is looked for (its first few descendants).
+const TOGGLE_SEARCH_NODES = 12;
+
+/**
+ * A button that opens and closes a section and carries its title: inside a heading, holding one, or an expander
+ * (aria-expanded) that asks a question. Other buttons ("Add to cart", "Copy") are controls, not text.
+ */
+function isSectionToggle(el: DomElement): boolean {
+  if (isInHeading(el)) return true;
+  const stack: DomNode[] = [...el.children];
+  for (let seen = 0; stack.length > 0 && seen < TOGGLE_SEARCH_NODES; seen++) {
+    const node = stack.pop()!;
+    if (!isElement(node)) continue;
+    if (HEADING.test(node.name)) return true;
+    stack.push(...node.children);
+  }
+  return el.attribs['aria-expanded'] !== undefined && /\?\s*$/.test(textContent(el));
+}
+
+function isInHeading(el: DomElement): boolean {
+  const up = el.parent;
+  return up !== null && isElement(up) && HEADING.test(up.name);
 }
 
 function isEntryControl(el: DomElement): boolean {
