@@ -91,6 +91,25 @@ describe('main content failure classes', () => {
     }
   });
 
+  it("keeps a thread's replies when its first post holds most of the words", () => {
+    const opening = [...ARTICLE_PARAGRAPHS, ...ARTICLE_PARAGRAPHS.map((p) => p.replace('The', 'Again, the')), ...ARTICLE_PARAGRAPHS.map((p) => p.replace('The', 'And the'))];
+    const post = (author: string, body: string) => `<li class="message"><div class="user"><b>${author}</b></div><article><blockquote class="messageText">${body}</blockquote></article></li>`;
+    const replies = [
+      'Counted eleven anemones at Porthcurno last week, far more than I expected this late in the autumn, and two of them were a colour I had never seen before.',
+      'Watch for weever fish in the warm sand near the pools; a sting ends a family day out very quickly, and the nearest first aid hut shuts at five.',
+      'Turn every stone back over, please: I find them upturned every weekend on the north beach, and the crabs and worms that lived underneath them die in the sun.',
+    ];
+    // Boxes alike beside the thread ("Similar threads", "Who is reading") are no replies.
+    const box = (title: string) => `<div class="block"><h3>${title}</h3><ul><li><a href="/t/1">Rock pools at dawn</a></li><li><a href="/t/2">Best boots</a></li></ul></div>`;
+    const md = markdownOf(
+      `<div class="thread"><div class="block"><ol class="messages">${post('rockhopper', opening.map((p) => `${p}<br><br>`).join(''))}${replies.map((r, i) => post(`reader${i}`, r)).join('')}</ol></div>${box('Similar threads')}${box('Users viewing this thread')}</div>`,
+      'https://forum.example.com/threads/tide-pools.4012/',
+    );
+    expect(md).toContain(ARTICLE_PARAGRAPHS[0]);
+    for (const reply of replies) expect(md).toContain(reply);
+    expect(md).not.toContain('Rock pools at dawn');
+  });
+
   it('does not take a topic section or a /t/ product path for a thread', () => {
     for (const url of ['https://news.example.com/topic/oceans/', 'https://shop.example.com/t/tide-pool-net-blue/NX-2']) {
       const md = markdownOf(`<main><article>${ARTICLE}</article><section><h2>5 Comments</h2><ol>${LONG_COMMENTS}</ol></section></main>`, url, ARTICLE_HEAD);

@@ -60,7 +60,7 @@ export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINT
   }
   // On a discussion the declared body is its first post only: the replies are content too.
   const declared = hints.discussion ? -1 : declaredArticleBody(model, hints.articleBody);
-  const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article));
+  const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article), hints.discussion);
   if (hints.article && !hints.discussion) dropAuthorBios(model, core, hints.personDescriptions);
   dropEdgeLinkLists(model, core);
   markDuplicateBlocks(model, core);
@@ -110,8 +110,11 @@ function mainRegion(model: PageModel, article: boolean): number {
   return region;
 }
 
-function coreOf(model: PageModel, region: number): number {
+function coreOf(model: PageModel, region: number, discussion = false): number {
   const { nodes, parent, dropped, good, prose, words } = model;
+  // On a discussion the first post may hold most of the words, but the replies beside it are content too: the core
+  // never narrows to one post of several alike.
+  const post = discussion ? repeatedItems(model, region) : null;
   const inside = new Uint8Array(nodes.length);
   inside[region] = 1;
   let core = region;
@@ -135,9 +138,42 @@ function coreOf(model: PageModel, region: number): number {
     inside[i] = 1;
     if (dropped[i]) continue;
     const share = landmark[i] ? LANDMARK_CORE_SHARE : CORE_SHARE;
+    if (post !== null && post[i]) continue;
     if (good[i] >= share * good[region] && prose[i] >= CORE_PROSE_WORDS && words[i] < words[core]) core = i;
   }
   return core;
+}
+
+// Siblings this many and alike (tag and first class word) are items of one list: the posts of a thread...
+const MIN_ITEMS = 3;
+// ...when the others hold this much estimated content between them (replies, not a sidebar's boxes of links).
+const MIN_OTHER_ITEMS_GOOD = 50;
+
+/** Marks the elements inside the region that are (or are inside) one of the posts of a thread. */
+function repeatedItems(model: PageModel, region: number): Uint8Array {
+  const { nodes, parent, dropped, good } = model;
+  const keys: string[] = [];
+  const counts = new Map<string, number>();
+  const goodOf = new Map<string, number>();
+  const inside = new Uint8Array(nodes.length);
+  inside[region] = 1;
+  let i = region + 1;
+  for (; i < nodes.length && inside[parent[i]]; i++) {
+    inside[i] = 1;
+    if (dropped[i]) continue;
+    const el = nodes[i] as DomElement;
+    const key = `${parent[i]} ${el.name} ${(el.attribs.class ?? '').trim().split(/\s+/)[0].replace(/\d+/g, '#')}`;
+    keys[i] = key;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    goodOf.set(key, (goodOf.get(key) ?? 0) + good[i]);
+  }
+  const items = new Uint8Array(nodes.length);
+  // An item and everything inside it.
+  for (let j = region + 1; j < i; j++) {
+    const key = keys[j];
+    if (items[parent[j]] || (key !== undefined && counts.get(key)! >= MIN_ITEMS && goodOf.get(key)! - good[j] >= MIN_OTHER_ITEMS_GOOD)) items[j] = 1;
+  }
+  return items;
 }
 
 /** Detaches the furniture inside the chosen subtree from the DOM; returns the end of the subtree's indices. */
