@@ -55,6 +55,12 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).not.toContain('Skip to the harbour');
   });
 
+  it('drops jump links like skip links', () => {
+    const md = markdownOf(`<main><div class="mw-jump"><a href="#nav">Jump to navigation and the harbour menu</a></div><h1>Plans</h1><a class="recipe-jump-link" href="#plans">Jump to the plans table</a>${TOPICS.map(([t, p]) => `<h2>${t}</h2><p>${p}</p>`).join('')}</main>`);
+    for (const [, p] of TOPICS) expect(md).toContain(p);
+    expect(md).not.toContain('Jump to');
+  });
+
   it("reads no word into a CSS-module class's generated hash", () => {
     const table = `<table><tr><th>Plan</th><th>Berths</th></tr>${TOPICS.map(([t], i) => `<tr><td>${t}</td><td>${(i + 1) * 10}</td></tr>`).join('')}</table>`;
     const md = markdownOf(`<main><h1>Plans</h1><p>Every plan includes the berth register and the tide-table newsletter for all holders.</p><div class="mdx-table_root__adKqa">${table}</div><div class="ad"><a href="/x">Buy a mooring buoy today</a></div></main>`);

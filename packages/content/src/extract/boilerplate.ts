@@ -22,7 +22,7 @@ const FURNITURE_WORDS = new Set([
   'toc', 'rail', 'trending', 'popular', 'sr', 'visually', 'screenreader', 'comment', 'comments', 'respond',
   'commentform', 'akismet', 'tags', 'taxonomy', 'byline', 'bio', 'disclaimer', 'signature', 'badge',
   'buttons', 'btn', 'cart', 'review', 'reviews', 'posts', 'more', 'read', 'filter', 'filters', 'facet', 'facets',
-  'sort', 'sorting', 'refinements', 'footnote', 'footnotes', 'endnotes', 'references', 'reflist', 'citations',
+  'sort', 'sorting', 'refinements', 'footnote', 'footnotes', 'endnotes', 'references', 'reflist', 'citations', 'jump',
 ]);
 
 // Elements whose tag already says what they are: a class word ("sticky-header" on a data table) does not make
