@@ -186,6 +186,19 @@ describe('main content failure classes', () => {
     expect(md).not.toContain('Customer 3 says');
   });
 
+  it("drops a specification table's tooltips and keeps its rows", () => {
+    const tip = (text: string, how: string) => (how === 'tag' ? `<tool-tip class="tool-tip"><span>More information</span><div class="tool-tip__content">${text}</div></tool-tip>` : `<span role="tooltip">${text}</span>`);
+    const rows = [
+      ['Impedance', '37 ohm', 'Impedance measures how much a pair of headphones resists the current an amplifier sends, so higher values need more power.', 'tag'],
+      ['Sensitivity', '94 dB', 'Sensitivity measures how loud a pair of headphones plays at a given signal strength, so higher values play louder.', 'role'],
+    ].map(([name, value, text, how]) => `<tr><td>${name} ${tip(text, how)}</td><td>${value}</td></tr>`).join('');
+    const md = markdownOf(`<main><h1>Sundial over-ear headphones</h1><p>Open-back planar headphones with a wide, natural stage for long listening sessions at home.</p><table>${rows}</table></main>`, 'https://shop.example.com/sundial');
+    expect(md).toContain('37 ohm');
+    expect(md).toContain('94 dB');
+    expect(md).not.toContain('resists the current');
+    expect(md).not.toContain('plays at a given signal');
+  });
+
   it('on a product page keeps the description and specifications and drops recommendation strips', () => {
     const cards = (label: string) => `<ul>${Array.from({ length: 5 }, (_, i) => `<li><a href="/p/${label}${i}">${label} model ${i}</a> <span>£${20 + i}.00</span></li>`).join('')}</ul>`;
     const md = markdownOf(

@@ -4,11 +4,11 @@ import { isEntryForm } from './prepare-page.ts';
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
 // drops a marked element only when it is small next to the page or mostly links (see furniture.ts).
 
-const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'menu']);
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'menu', 'tool-tip']);
 
 const FURNITURE_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog',
-  'toolbar', 'tablist',
+  'toolbar', 'tablist', 'tooltip',
 ]);
 
 // Whole words of class and id values ("site-header", "mainNav" and "cookie_bar" all split into words).
