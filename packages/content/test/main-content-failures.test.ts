@@ -207,11 +207,12 @@ describe('main content failure classes', () => {
        <section><h2>Customers also bought</h2>${cards('Barometer')}</section>
        <section><h2>Recently viewed</h2>${cards('Ship bell')}</section>
        <section><h2>Related searches</h2>${cards('Brass clock')}</section>
-       <section><h2>Related categories</h2>${cards('Weather station')}</section></main>`,
+       <section><h2>Related categories</h2>${cards('Weather station')}</section>
+       <section><h2>YOUR RECENTLY VIEWED ITEMS</h2>${cards('Sextant')}</section></main>`,
       'https://shop.example.com/tide-clock-oak',
     );
     expect(md).toContain('brass bezel');
     expect(md).toContain('25 cm');
-    for (const strip of ['Barometer model', 'Ship bell model', 'Brass clock model', 'Weather station model']) expect(md).not.toContain(strip);
+    for (const strip of ['Barometer model', 'Ship bell model', 'Brass clock model', 'Weather station model', 'Sextant model']) expect(md).not.toContain(strip);
   });
 });
