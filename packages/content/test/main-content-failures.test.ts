@@ -133,7 +133,7 @@ describe('main content failure classes', () => {
 
   it('drops related, recommended and "more from" blocks after the article, in any language', () => {
     const teasers = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/story/${i}">Storm season story number ${i}</a></li>`).join('')}</ul>`;
-    for (const heading of ['Related articles', 'You may also like', 'More from Shoreline Weekly', 'Lire aussi', 'Das könnte Sie auch interessieren', '関連記事', 'From the blog', 'Featured insights']) {
+    for (const heading of ['Related articles', 'You may also like', 'More from Shoreline Weekly', 'Lire aussi', 'Das könnte Sie auch interessieren', '関連記事', 'From the blog', 'Featured insights', 'Related services', 'Related publications']) {
       const md = markdownOf(`<div class="wrap">${ARTICLE}<div class="box"><div class="box-title"><h3>${heading}</h3></div><div class="box-body">${teasers(6)}</div></div></div>`);
       expect(md, heading).toContain(ARTICLE_PARAGRAPHS[2]);
       expect(md, heading).not.toContain('Storm season story');

@@ -11,7 +11,7 @@ import { collapse } from '../text.ts';
 
 const RELATED = new RegExp(
   `^(${[
-    'related(\\s+(posts?|articles?|stories|content|reading|news|products?|items?|links|videos|guides|resources|topics|searches|categories|collections|brands|questions|pages))?',
+    'related(\\s+(posts?|articles?|stories|content|reading|news|products?|items?|links|videos|guides|resources|topics|searches|categories|collections|brands|questions|pages|services|publications|courses|events|recipes|tools|solutions|reports|insights|podcasts|episodes))?',
     'you\\s+(may|might|could)\\s+also\\s+(like|enjoy|be\\s+interested\\s+in|want\\s+to\\s+read)',
     '(you\\s+may|might)\\s+also\\s+like',
     'more\\s+(from|on|in|by|like\\s+this|stories|articles|news|to\\s+(read|explore|discover)|posts|products)\\b.*',
