@@ -16,7 +16,7 @@ const ANSWER = 'Bring shoes with a good grip, a tide table for the day and a buc
 describe('section toggles', () => {
   it("keeps an accordion's questions, whichever way the button carries them", () => {
     const faq = [
-      `<h3><button aria-expanded="false" aria-controls="a1">What should I bring to the shore?</button></h3><div id="a1" hidden><p>${ANSWER}</p></div>`,
+      `<h3><button class="accordion-button" aria-expanded="false" aria-controls="a1">What should I bring to the shore?</button></h3><div id="a1" hidden><p>${ANSWER}</p></div>`,
       `<button class="faq-toggle" aria-expanded="false"><h4>When is the best tide</h4></button><div><p>Two hours either side of low water, on a calm morning with little swell.</p></div>`,
       `<button class="faq-q" aria-expanded="true">Can children visit the rock pools alone?</button><div><p>Only with an adult: the rocks are slippery and the tide comes in fast.</p></div>`,
     ].join('');
@@ -27,9 +27,10 @@ describe('section toggles', () => {
     expect(md).toContain(ANSWER);
   });
 
-  it('still leaves out the buttons that are controls', () => {
-    const controls = '<button>Add to basket</button><button aria-expanded="false" aria-controls="menu">Menu</button><button class="copy">Copy code block</button><button aria-expanded="false">Show more results</button>';
+  it('still leaves out the buttons that are controls, and links and custom elements styled as buttons', () => {
+    const controls = '<button>Add to basket</button><button aria-expanded="false" aria-controls="menu">Menu</button><button class="copy">Copy code block</button><button aria-expanded="false">Show more results</button>' +
+      '<p><a class="button button--primary" href="/start">Get started today</a></p><quick-shop-opener class="button quick-shop"><span>Quick shop</span></quick-shop-opener>';
     const md = markdownOf(`<main><h1>Tide pools</h1>${ARTICLE_PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}${controls}</main>`);
-    for (const label of ['Add to basket', 'Menu', 'Copy code block', 'Show more results']) expect(md).not.toContain(label);
+    for (const label of ['Add to basket', 'Menu', 'Copy code block', 'Show more results', 'Get started today', 'Quick shop']) expect(md).not.toContain(label);
   });
 });

@@ -1,5 +1,5 @@
 import { isElement, type DomElement, type DomNode } from '../dom.ts';
-import { isEntryForm } from './prepare-page.ts';
+import { isEntryForm, isSectionTitle } from './prepare-page.ts';
 
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
 // drops a marked element only when it is small next to the page or mostly links (see furniture.ts).
@@ -23,6 +23,7 @@ const FURNITURE_WORDS = new Set([
   'commentform', 'akismet', 'tags', 'taxonomy', 'byline', 'bio', 'disclaimer', 'signature', 'badge',
   'buttons', 'btn', 'cart', 'review', 'reviews', 'posts', 'more', 'read', 'filter', 'filters', 'facet', 'facets',
   'sort', 'sorting', 'refinements', 'footnote', 'footnotes', 'endnotes', 'references', 'reflist', 'citations', 'jump',
+  'button',
 ]);
 
 // Elements whose tag already says what they are: a class word ("sticky-header" on a data table) does not make
@@ -48,7 +49,7 @@ export function furnitureOf(el: DomElement): FurnitureMark | null {
   if (role === 'main' || role === 'article') return null;
   if (FURNITURE_TAGS.has(el.name) || isEntryForm(el)) return STRUCTURE;
   if (role !== undefined && FURNITURE_ROLES.has(role)) return STRUCTURE;
-  if (NEVER_BY_NAME.has(el.name)) return null;
+  if (NEVER_BY_NAME.has(el.name) || isSectionTitle(el)) return null;
   // Class and id are judged apart (their words never run into each other): no joined string to build and hash.
   const byClass = attribs.class ? markOfNames(attribs.class, true) : null;
   const byId = attribs.id && !isHeadingAnchor(el, attribs.id) ? markOfNames(attribs.id) : null;

@@ -57,6 +57,13 @@ export function isEntryForm(el: DomElement): boolean {
   return el.name === 'form' && entryForms.has(el);
 }
 
+/** Buttons found by preparePage to carry a section's title (read as text, never furniture). */
+const sectionTitles = new WeakSet<DomElement>();
+
+export function isSectionTitle(el: DomElement): boolean {
+  return sectionTitles.has(el);
+}
+
 const APP_ROOT_IDS = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'app-root', 'react-root', 'ember-app']);
 
 /** One iterative pass: records metadata, links and script signals, and removes non-content nodes in place. */
@@ -166,8 +173,10 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
     }
   }
   if (name === 'button' && isSectionToggle(el)) {
-    // An accordion's question or a section's title drawn as its open/close button: the text is the heading's.
+    // An accordion's question or a section's title drawn as its open/close button: the text is the heading's,
+    // whatever its classes say ("accordion-button").
     el.name = isInHeading(el) ? 'span' : 'div';
+    sectionTitles.add(el);
     return true;
   }
   if (attribs.id !== undefined && APP_ROOT_IDS.has(attribs.id.toLowerCase())) page.appRoot = true;
