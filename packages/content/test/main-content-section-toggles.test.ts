@@ -27,10 +27,11 @@ describe('section toggles', () => {
     expect(md).toContain(ANSWER);
   });
 
-  it('still leaves out the buttons that are controls, and links and custom elements styled as buttons', () => {
+  it('still leaves out the buttons that are controls, links and custom elements styled as buttons, and calls to action', () => {
     const controls = '<button>Add to basket</button><button aria-expanded="false" aria-controls="menu">Menu</button><button class="copy">Copy code block</button><button aria-expanded="false">Show more results</button>' +
-      '<p><a class="button button--primary" href="/start">Get started today</a></p><quick-shop-opener class="button quick-shop"><span>Quick shop</span></quick-shop-opener>';
+      '<p><a class="button button--primary" href="/start">Get started today</a></p><quick-shop-opener class="button quick-shop"><span>Quick shop</span></quick-shop-opener>' +
+      '<div class="cta-block"><h3>Ready to explore?</h3><a href="/book">Book a guided walk</a></div>';
     const md = markdownOf(`<main><h1>Tide pools</h1>${ARTICLE_PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}${controls}</main>`);
-    for (const label of ['Add to basket', 'Menu', 'Copy code block', 'Show more results', 'Get started today', 'Quick shop']) expect(md).not.toContain(label);
+    for (const label of ['Add to basket', 'Menu', 'Copy code block', 'Show more results', 'Get started today', 'Quick shop', 'Book a guided walk']) expect(md).not.toContain(label);
   });
 });
