@@ -199,7 +199,7 @@ describe('main content failure classes', () => {
     expect(md).not.toContain('plays at a given signal');
   });
 
-  it('on a product page keeps the description and specifications and drops recommendation strips', () => {
+  it('on a product page keeps the description and specifications and drops recommendation strips and legal notes', () => {
     const cards = (label: string) => `<ul>${Array.from({ length: 5 }, (_, i) => `<li><a href="/p/${label}${i}">${label} model ${i}</a> <span>£${20 + i}.00</span></li>`).join('')}</ul>`;
     const md = markdownOf(
       `<main><div class="pdp"><h1>Tide clock, oak</h1><p>An oak tide clock with a brass bezel that shows the hours to high and low water for any coast with two tides a day.</p>
@@ -208,11 +208,13 @@ describe('main content failure classes', () => {
        <section><h2>Recently viewed</h2>${cards('Ship bell')}</section>
        <section><h2>Related searches</h2>${cards('Brass clock')}</section>
        <section><h2>Related categories</h2>${cards('Weather station')}</section>
-       <section><h2>YOUR RECENTLY VIEWED ITEMS</h2>${cards('Sextant')}</section></main>`,
+       <section><h2>YOUR RECENTLY VIEWED ITEMS</h2>${cards('Sextant')}</section>
+       <div class="legal-copy"><p>Prices include VAT where applicable. Offer subject to availability; see terms of sale.</p></div>
+       <div class="site-notice"><p>Orders placed after noon on Friday ship on Monday.</p></div></main>`,
       'https://shop.example.com/tide-clock-oak',
     );
     expect(md).toContain('brass bezel');
     expect(md).toContain('25 cm');
-    for (const strip of ['Barometer model', 'Ship bell model', 'Brass clock model', 'Weather station model', 'Sextant model']) expect(md).not.toContain(strip);
+    for (const strip of ['Barometer model', 'Ship bell model', 'Brass clock model', 'Weather station model', 'Sextant model', 'terms of sale', 'ship on Monday']) expect(md).not.toContain(strip);
   });
 });
