@@ -61,6 +61,14 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).not.toContain('Jump to');
   });
 
+  it("drops screen-reader-only text, a post's author extras and an unavailable notice", () => {
+    const md = markdownOf(`<main><h1>Plans</h1>${TOPICS.map(([t, p]) => `<h2>${t}<span class="screen-reader-text"> (plan details for screen readers)</span></h2><p>${p}</p>`).join('')}
+      <div class="message-userExtras"><dl><dt>Joined</dt><dd>Mar 3, 2019</dd><dt>Messages</dt><dd>4,211</dd></dl></div>
+      <div class="unavailable">This plan is currently unavailable in your region</div></main>`);
+    for (const [, p] of TOPICS) expect(md).toContain(p);
+    for (const gone of ['plan details for screen readers', 'Mar 3, 2019', 'unavailable in your region']) expect(md).not.toContain(gone);
+  });
+
   it("reads no word into a CSS-module class's generated hash", () => {
     const table = `<table><tr><th>Plan</th><th>Berths</th></tr>${TOPICS.map(([t], i) => `<tr><td>${t}</td><td>${(i + 1) * 10}</td></tr>`).join('')}</table>`;
     const md = markdownOf(`<main><h1>Plans</h1><p>Every plan includes the berth register and the tide-table newsletter for all holders.</p><div class="mdx-table_root__adKqa">${table}</div><div class="ad"><a href="/x">Buy a mooring buoy today</a></div></main>`);
