@@ -61,12 +61,14 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).not.toContain('Jump to');
   });
 
-  it("drops screen-reader-only text, a post's author extras and an unavailable notice", () => {
+  it("drops screen-reader-only text, a post's author extras and likes, an unavailable notice and a feedback prompt", () => {
     const md = markdownOf(`<main><h1>Plans</h1>${TOPICS.map(([t, p]) => `<h2>${t}<span class="screen-reader-text"> (plan details for screen readers)</span></h2><p>${p}</p>`).join('')}
       <div class="message-userExtras"><dl><dt>Joined</dt><dd>Mar 3, 2019</dd><dt>Messages</dt><dd>4,211</dd></dl></div>
-      <div class="unavailable">This plan is currently unavailable in your region</div></main>`);
+      <div class="unavailable">This plan is currently unavailable in your region</div>
+      <div class="post-likes">Liked by harbourmaster and 12 others</div>
+      <div class="page-feedback">Was this page helpful? Yes No</div></main>`);
     for (const [, p] of TOPICS) expect(md).toContain(p);
-    for (const gone of ['plan details for screen readers', 'Mar 3, 2019', 'unavailable in your region']) expect(md).not.toContain(gone);
+    for (const gone of ['plan details for screen readers', 'Mar 3, 2019', 'unavailable in your region', 'Liked by harbourmaster', 'Was this page helpful']) expect(md).not.toContain(gone);
   });
 
   it("reads no word into a CSS-module class's generated hash", () => {
