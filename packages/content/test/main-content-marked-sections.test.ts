@@ -78,6 +78,15 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).not.toContain('mooring buoy');
   });
 
+  it("reads a CSS-module class by its local name, not its component's", () => {
+    // [module]_[local]__[hash]: the product grid's column inside a "filtering-and-pagination" component.
+    const cards = TOPICS.map(([t], i) => `<article class="product-card_card__Ab12c"><a href="/p/${i}">${t} plan for small harbours <span>£${i + 4}.00 a month</span></a></article>`).join('');
+    const md = markdownOf(`<main><h1>Plans</h1><div class="filtering-and-pagination_product-column__ZNBHT"><div class="product-grid_grid__AHrXg">${cards}</div></div>
+      <div class="filtering-and-pagination_pager__Qw3rT"><a href="?page=2">Next page</a></div></main>`);
+    expect(md).toContain('Automation plan for small harbours');
+    expect(md).not.toContain('Next page');
+  });
+
   it("keeps a component's header (card-header, section__header) and drops the site's", () => {
     const sections = TOPICS.map(([t, p]) => `<section class="feature"><div class="${t.toLowerCase()}__header"><h2>${t}</h2><p>${p}</p></div></section>`).join('');
     const md = markdownOf(`<div class="site-header"><a href="/">Harbour CRM</a> <a href="/pricing">Pricing</a> <a href="/login">Log in</a></div><main><h1>Features</h1>${sections}</main>`);

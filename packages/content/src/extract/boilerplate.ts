@@ -116,12 +116,24 @@ const MODULE_HASH = /__[A-Za-z0-9-]{5}$/;
 // "section-master__layout-header", "StyledHeadlineHeader"), not the site's, unless that word is the site's.
 const SITE_HEADER_WORDS = new Set(['site', 'global', 'main', 'top', 'app', 'masthead', 'navbar', 'nav', 'sticky', 'fixed', 'mobile', 'desktop', 'page']);
 
+/**
+ * A CSS-module class ("filtering-and-pagination_product-column__ZNBHT", [module]_[local]__[hash]) names the element
+ * by its local part; the module part names the component it sits in (the product grid's column in the
+ * filtering-and-pagination component is no pager). Other tokens are returned as they are.
+ */
+function moduleLocalName(token: string): string {
+  const bare = token.replace(MODULE_HASH, '');
+  if (bare === token) return token;
+  const split = bare.indexOf('_');
+  return split > 0 && split < bare.length - 1 ? bare.slice(split + 1) : bare;
+}
+
 /** The class value without utility tokens, CSS-module hashes and component headers. */
 function classNames(names: string): string {
   const kept: string[] = [];
   for (const token of names.split(/\s+/)) {
     if (UTILITY_TOKEN.test(token)) continue;
-    const bare = token.replace(MODULE_HASH, '');
+    const bare = moduleLocalName(token);
     const words = /header/i.test(bare) ? wordsOf(bare) : null;
     kept.push(words !== null && isComponentHeader(words) ? words.filter((word) => word !== 'header').join('-') : bare);
   }
