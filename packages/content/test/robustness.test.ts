@@ -51,6 +51,17 @@ describe('robustness', () => {
     expect(normalizeContent(html(body)).markdown).toContain('Tide pools form where the sea retreats');
   });
 
+  it('reads a button of 50,000 children, headings and questions in buttons, and a thread of 20,000 posts', () => {
+    // A button's children are searched for a section title a few at a time, never spread into a call's arguments.
+    const wide = `<button aria-expanded="false">${'<i>x</i>'.repeat(50_000)}<h3>Tide times?</h3></button>`;
+    const toggles = Array.from({ length: 5_000 }, (_, i) => `<h3><button aria-expanded="false">Question ${i}?</button></h3><p>${ARTICLE_PARAGRAPHS[i % 3]}</p>`).join('');
+    const md = normalizeContent(html(page(`<main>${wide}${toggles}</main>`))).markdown ?? '';
+    expect(md).toContain('Question 4999?');
+    const posts = Array.from({ length: 20_000 }, (_, i) => `<li class="message"><p>${ARTICLE_PARAGRAPHS[i % 3]} Reply ${i}.</p></li>`).join('');
+    const thread = normalizeContent({ body: Buffer.from(page(`<ol>${posts}</ol>`)), contentType: 'text/html', url: 'https://forum.example.com/threads/tides.1/' });
+    expect(thread.markdown).toContain('Reply 19999.');
+  });
+
   it('copes with a relative or invalid final URL', () => {
     const result = normalizeContent({ body: Buffer.from(page('<main><p><a href="/x">x</a> text</p></main>')), contentType: 'text/html', url: 'not a url' });
     expect(result.links).toEqual([]);

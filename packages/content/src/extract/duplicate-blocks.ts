@@ -60,10 +60,10 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
   return marked;
 }
 
-// Elements that hold one item of a listing.
+// Elements that hold one item of a listing. (Not <article>: a forum reply quoting an earlier post repeats it.)
 const ITEMS = new Set(['li']);
 
-/** Whether nodes a and b sit in two different list items (li, article) inside the core. */
+/** Whether nodes a and b sit in two different list items inside the core. */
 function inDistinctItems(model: PageModel, a: number, b: number, core: number): boolean {
   const itemA = itemOf(model, a, core);
   const itemB = itemOf(model, b, core);

@@ -6,7 +6,10 @@ export interface PageHints {
   article: boolean;
   /** The page is a discussion (a forum thread, Q&A, social posting): its replies are its content. */
   discussion: boolean;
-  /** The page is one product (schema.org Product or ProductGroup as its main entity, og:type product, or a few buy buttons). */
+  /**
+   * The page is one product: schema.org Product or ProductGroup as its main entity, og:type product, or one to
+   * MAX_PURCHASE_CONTROLS buy buttons.
+   */
   product: boolean;
   /** The article body as the structured data gives it (a cross-check of which container is the article). */
   articleBody: string | null;

@@ -194,12 +194,13 @@ const TOGGLE_SEARCH_NODES = 12;
  */
 function isSectionToggle(el: DomElement): boolean {
   if (isInHeading(el)) return true;
-  const stack: DomNode[] = [...el.children];
-  for (let seen = 0; stack.length > 0 && seen < TOGGLE_SEARCH_NODES; seen++) {
-    const node = stack.pop()!;
+  // Breadth-first over the first few descendants (an element may have any number of children: no spreading).
+  const queue: DomNode[] = el.children.slice(0, TOGGLE_SEARCH_NODES);
+  for (let seen = 0; seen < queue.length && seen < TOGGLE_SEARCH_NODES; seen++) {
+    const node = queue[seen];
     if (!isElement(node)) continue;
     if (HEADING.test(node.name)) return true;
-    stack.push(...node.children);
+    for (let i = 0; i < node.children.length && queue.length < TOGGLE_SEARCH_NODES; i++) queue.push(node.children[i]);
   }
   return el.attribs['aria-expanded'] !== undefined && /\?\s*$/.test(textContent(el));
 }
