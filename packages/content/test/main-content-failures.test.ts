@@ -141,6 +141,21 @@ describe('main content failure classes', () => {
     }
   });
 
+  it('drops "Also read: [another story]" lines between the paragraphs, in any language, and keeps prose with links', () => {
+    const teasers = [
+      '<p>Also read: <a href="/s/1">Storm season opens early on the north coast</a></p>',
+      '<p><strong>RELATED:</strong> <a href="/s/2">Storm season and the harbour wall repairs</a></p>',
+      '<blockquote><p>» READ MORE: <a href="/s/3">Storm season diary, week three</a></p></blockquote>',
+      '<p>Lire aussi : <a href="/s/4">Storm season en Bretagne</a></p>',
+    ];
+    const kept = '<p>Related work by the <a href="/survey">harbour survey team</a> counted the pools twice a day for a whole year.</p>';
+    const body = ARTICLE_PARAGRAPHS.map((p, i) => `<p>${p}</p>${teasers[i] ?? ''}`).join('') + teasers[3] + kept;
+    const md = markdownOf(`<main><article><h1>Life in the tide pools</h1>${body}</article></main>`, undefined, ARTICLE_HEAD);
+    for (const p of ARTICLE_PARAGRAPHS) expect(md).toContain(p);
+    expect(md).not.toContain('Storm season');
+    expect(md).toContain('counted the pools twice a day');
+  });
+
   it('emits a hidden duplicate of the article body once (display:none, hidden, aria-hidden)', () => {
     for (const hide of ['style="display: none"', 'hidden', 'aria-hidden="true"']) {
       const copy = `<div itemscope itemtype="https://schema.org/Article" ${hide}>${ARTICLE_PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</div>`;

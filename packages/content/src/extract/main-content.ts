@@ -7,6 +7,7 @@ import { isArticleLandmark } from './boilerplate.ts';
 import type { PageHints } from './page-hints.ts';
 import { dropAuthorBios } from './author-bio.ts';
 import { dropEdgeLinkLists, dropSections } from './sections.ts';
+import { dropInlineTeasers } from './inline-teasers.ts';
 
 const NO_HINTS: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
 import { collapse, CollapsedLength } from '../text.ts';
@@ -63,6 +64,7 @@ export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINT
   const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article), hints.discussion);
   if (hints.article && !hints.discussion) dropAuthorBios(model, core, hints.personDescriptions);
   dropEdgeLinkLists(model, core);
+  dropInlineTeasers(model, core);
   markDuplicateBlocks(model, core);
   markRepeatedLines(model, core);
   const end = detachDropped(model, core);

@@ -190,6 +190,11 @@ export function dropSections(model: PageModel, hints: PageHints): Record<Section
   return counts;
 }
 
+/** Whether a heading or label names related content ("Related articles", "Also read", "Lire aussi"). */
+export function namesRelated(text: string): boolean {
+  return RELATED.test(text);
+}
+
 function sectionKind(heading: string, product: boolean): SectionKind | null {
   if (RELATED.test(heading)) return 'related';
   if (COMMENTS.test(heading)) return 'comments';
