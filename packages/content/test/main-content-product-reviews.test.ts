@@ -64,4 +64,11 @@ describe('reviews on a product page', () => {
     // A buy button on every card is a category page, not one product.
     expect(markdownOf(widget('<button>Add to cart</button>'.repeat(6)), null)).toContain('thirty years at sea');
   });
+
+  it("keeps a review article's text named as a review, buy button or not", () => {
+    const head = '<title>Brass ship bell review</title><meta property="og:type" content="article">';
+    const body = `<main><h1>Brass ship bell, reviewed</h1><p>Rated four stars by our editors, who rang it every evening for a month on a windy headland and in a small back garden before writing this.</p><div class="review-body">${REVIEWS.replace(/<[^>]+>/g, ' ')}</div><button>Buy now</button></main>`;
+    const md = normalizeContent({ body: Buffer.from(page(body, head)), contentType: 'text/html; charset=utf-8', url: 'https://news.example.com/reviews/ship-bell' }).markdown;
+    expect(md).toContain('thirty years at sea');
+  });
 });

@@ -48,7 +48,8 @@ const WRONG_BLOCK_PROSE = 300;
  * densest block, which often loses an intro, a product grid or half a thread.
  */
 export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
-  const model = buildPageModel(root, hints.product);
+  // A block named as reviews is the buyers' on a product's page, but may be the text itself on a review article.
+  const model = buildPageModel(root, hints.product && !hints.article);
   dropSections(model, hints);
   const page = {
     pageTextLength: model.textLength,

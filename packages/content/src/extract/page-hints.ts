@@ -77,7 +77,8 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
       // Broken structured data says nothing.
     }
   }
-  // A shop's item page has one buy button (and its sticky copy); a category page has one per card.
-  if (page.purchaseControls > 0 && page.purchaseControls <= MAX_PURCHASE_CONTROLS) hints.product = true;
+  // A shop's item page has one buy button (and its sticky copy); a category page has one per card, and a review
+  // article may carry one too (it declares itself an article).
+  if (!hints.article && page.purchaseControls > 0 && page.purchaseControls <= MAX_PURCHASE_CONTROLS) hints.product = true;
   return hints;
 }
