@@ -97,6 +97,8 @@ export function markFurniture(
     const name = (nodes[i] as DomElement).name;
     if (titled[i] || name === 'h1' || name === 'h2') titled[parent[i]] = 1;
   }
+  const holdsProse = (i: number, linkDensity: number): boolean =>
+    rawWords[i] >= NAVIGATION_PROSE_WORDS && rawProse[i] >= NAVIGATION_PROSE_SHARE * rawWords[i] && linkDensity < NAVIGATION_PROSE_LINKS;
   const isFurniture = (i: number): boolean => {
     if (!inLandmark[i] && (nodes[i] as DomElement).name === 'footer') return true;
     const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
@@ -105,8 +107,9 @@ export function markFurniture(
     // Inside the content, "banner" names a hero section (the page's title and pitch), not an advert: kept unless
     // mostly links. ("header" was tried too: it kept thread and product headers that references leave out.)
     if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
-    if (marks[i]!.kind === 'name' && marks[i]!.words.every((w) => NAVIGATION_WORDS.has(w)) && rawWords[i] >= NAVIGATION_PROSE_WORDS && rawProse[i] >= NAVIGATION_PROSE_SHARE * rawWords[i] && linkDensity < NAVIGATION_PROSE_LINKS) return false;
-    if (product && marks[i]!.kind === 'name' && marks[i]!.words.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
+    const named = marks[i]!.kind === 'name' ? marks[i]!.words : null;
+    if (named !== null && named.every((w) => NAVIGATION_WORDS.has(w)) && holdsProse(i, linkDensity)) return false;
+    if (named !== null && product && named.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
     const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, i, parent[i], marks[i]!)) ?? 0);
     const share = Math.max(rawGood[i], group) / totalGood;
     return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;
