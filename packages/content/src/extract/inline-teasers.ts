@@ -1,10 +1,11 @@
 import { isElement, type DomElement, type DomNode } from '../dom.ts';
 import { collapse } from '../text.ts';
 import type { PageModel } from './page-model.ts';
-import { dropSubtree, namesRelated } from './sections.ts';
+import { namesRelated } from './section-headings.ts';
+import { dropSubtree } from './sections.ts';
 
 // "Also read: [Another story]", "RELATED: [...]", "READ MORE: [...]" between an article's paragraphs: a link to
-// another page introduced by a label that names related content (the related-section headings' words, in the
+// another page introduced by a label that names related content (section-headings.ts's related words, in the
 // page's language). The label is the block's text outside its links; the link makes up most of the block.
 const TEASER_BLOCKS = new Set(['p', 'div', 'blockquote', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
 const MAX_TEASER_WORDS = 40;

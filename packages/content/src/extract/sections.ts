@@ -3,130 +3,9 @@ import { isInside } from './duplicate-blocks.ts';
 import type { PageHints } from './page-hints.ts';
 import type { PageModel } from './page-model.ts';
 import { collapse } from '../text.ts';
+import { sectionKind, type SectionKind } from './section-headings.ts';
 
-// Sections that are not the page's content, recognised by what they say about themselves in any language the
-// page is in: a heading ("Related articles", "3 Comments", "Lire aussi", "Kommentare"...) or schema.org
-// microdata (a Comment), never by a site's class names. Headings are matched whole (after an optional count),
-// so a sentence that merely mentions comments is no heading.
-
-const RELATED = new RegExp(
-  `^(${[
-    'related(\\s+(posts?|articles?|stories|content|reading|news|products?|items?|links|videos|guides|resources|topics|searches|categories|collections|brands|questions|pages|services|publications|courses|events|recipes|tools|solutions|reports|insights|podcasts|episodes))?',
-    'you\\s+(may|might|could)\\s+also\\s+(like|enjoy|be\\s+interested\\s+in|want\\s+to\\s+read)',
-    '(you\\s+may|might)\\s+also\\s+like',
-    'more\\s+(from|on|in|by|like\\s+this|stories|articles|news|to\\s+(read|explore|discover)|posts|products)\\b.*',
-    'read\\s+(next|more|also)',
-    'also\\s+read',
-    'recommended(\\s+(for\\s+you|reading|articles|stories|posts|products|videos))?',
-    '(popular|trending|latest|recent|top|other|similar)\\s+(posts|articles|stories|news|products|items|reads|content)',
-    'most\\s+(read|popular|viewed|shared|commented)(\\s+\\w+)?',
-    '(latest\\s+)?from\\s+(the|our)\\s+blog',
-    '(featured|latest|recent)\\s+(resources|insights|articles|posts|stories|blog\\s+posts)',
-    'trending(\\s+now)?',
-    'what\\s+to\\s+read\\s+next',
-    'customers\\s+(also|who)\\s+.*(bought|viewed|purchased).*',
-    'frequently\\s+bought\\s+together',
-    '(your\\s+)?(recently|previously)\\s+viewed(\\s+(products|items))?',
-    '(your\\s+)?browsing\\s+history',
-    'shop\\s+(similar|related)\\b.*',
-    'weitere\\s+(artikel|beiträge|themen)',
-    'ähnliche\\s+(artikel|beiträge|produkte)',
-    'das\\s+könnte\\s+sie\\s+(auch\\s+)?interessieren',
-    'auch\\s+interessant',
-    'mehr\\s+zum\\s+thema',
-    'à\\s+lire\\s+aussi',
-    'lire\\s+aussi',
-    'articles?\\s+(similaires|liés|connexes)',
-    'sur\\s+le\\s+même\\s+sujet',
-    'vous\\s+aimerez\\s+aussi',
-    'te\\s+puede\\s+interesar',
-    'también\\s+te\\s+puede\\s+interesar',
-    '(artículos|noticias|entradas)\\s+relacionad[oa]s',
-    'potrebbe\\s+interessarti',
-    'articoli\\s+correlati',
-    'leggi\\s+anche',
-    'leia\\s+também',
-    '(artigos|posts|notícias)\\s+relacionad[oa]s',
-    'você\\s+também\\s+pode\\s+gostar',
-    'gerelateerde\\s+artikelen',
-    'lees\\s+ook',
-    'relaterade\\s+artiklar',
-    'läs\\s+också',
-    'relaterte\\s+artikler',
-    'les\\s+også',
-    'powiązane\\s+artykuły',
-    'czytaj\\s+(także|też)',
-    'похожие\\s+(статьи|новости|материалы)',
-    'читайте\\s+также',
-    'смотрите\\s+также',
-    '相关(文章|阅读|推荐|新闻)',
-    '推荐阅读',
-    '関連記事',
-    'おすすめ記事',
-    '관련\\s*기사',
-    'ilgili\\s+(haberler|yazılar)',
-    // Links out of the page, after the article (not "See also": documentation keeps its own cross-references).
-    'external\\s+links', 'weblinks', 'liens\\s+externes', 'enlaces\\s+externos', 'collegamenti\\s+esterni',
-    'externe\\s+links', 'externa\\s+länkar', 'linki\\s+zewnętrzne', '外部链接', '外部リンク',
-  ].join('|')})\\s*[:.!…]?$`,
-  'iu',
-);
-
-const COMMENTS = new RegExp(
-  `^(\\d+\\s+)?(${[
-    'comments?',
-    'responses?',
-    'replies',
-    'reader\\s+comments',
-    'join\\s+the\\s+(discussion|conversation)',
-    '(leave|post|add|write)\\s+a\\s+(reply|comment|response)',
-    'kommentare?',
-    'commentaires?',
-    'laisser\\s+un\\s+commentaire',
-    'comentarios?',
-    'deja\\s+(un|tu)\\s+comentario',
-    'commenti',
-    'lascia\\s+un\\s+commento',
-    'comentários',
-    'deixe\\s+um\\s+comentário',
-    'reacties',
-    'kommentarer',
-    'komentarze',
-    'комментарии',
-    '评论',
-    'コメント',
-    '댓글',
-  ].join('|')})(\\s+(on|to|for|zu|sur|en|su|em|op)\\b.*)?(\\s*\\(\\d+\\))?\\s*[:.]?$`,
-  'iu',
-);
-
-// Customer reviews and seller feedback on a product page: what buyers said of it, not the product's description.
-// The heading may go on ("Top reviews from the United Kingdom", "Reviews with images").
-const REVIEWS = new RegExp(
-  `^(\\d+\\s+)?(${[
-    '((customer|product|top|verified|guest|user)\\s+)?reviews?',
-    'ratings?\\s*(&|and)\\s*reviews?',
-    'reviews?\\s*(&|and)\\s*ratings?',
-    '(seller|customer)\\s+feedback',
-    'bewertungen',
-    'kunden(rezensionen|bewertungen)',
-    'avis(\\s+(clients?|des\\s+clients))?',
-    'reseñas',
-    'opiniones(\\s+de\\s+(clientes|usuarios))?',
-    'recensioni',
-    'avaliações',
-    'beoordelingen',
-    'recensies',
-    'opinie',
-    'отзывы',
-    'レビュー',
-    'カスタマーレビュー',
-    '商品评价',
-    '评价',
-    '리뷰',
-  ].join('|')})(\\s+(from|with|for|on|of|about)\\b.*)?(\\s*\\(\\d[\\d,. ]*\\))?\\s*[:.]?$`,
-  'iu',
-);
+// Sections that are not the page's content (their headings: section-headings.ts), dropped with what they head.
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 // A short block saying only "Related articles" is a heading even when the page styled a <div> as one.
@@ -138,8 +17,6 @@ const PROSE_STOP_WORDS = 40;
 const PROSE_BEFORE_COMMENTS = 50;
 // Reviews follow the product: its name, price and details (few of them prose) must come before them.
 const WORDS_BEFORE_REVIEWS = 20;
-
-export type SectionKind = 'related' | 'comments' | 'reviews';
 
 /**
  * Drops (in the model, as furniture: dropped = 1, inside 2, figures subtracted from the ancestors) the sections
@@ -188,17 +65,6 @@ export function dropSections(model: PageModel, hints: PageHints): Record<Section
     for (const j of sectionOf(model, end, i, level, kind)) drop(j, kind);
   }
   return counts;
-}
-
-/** Whether a heading or label names related content ("Related articles", "Also read", "Lire aussi"). */
-export function namesRelated(text: string): boolean {
-  return RELATED.test(text);
-}
-
-function sectionKind(heading: string, product: boolean): SectionKind | null {
-  if (RELATED.test(heading)) return 'related';
-  if (COMMENTS.test(heading)) return 'comments';
-  return product && REVIEWS.test(heading) ? 'reviews' : null;
 }
 
 /** 1-6 for a heading (h1-h6, role=heading, or a short title-like block), 0 otherwise. */
