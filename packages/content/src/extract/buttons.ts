@@ -22,7 +22,7 @@ export function isSectionToggle(el: DomElement): boolean {
     if (HEADING.test(node.name)) return true;
     for (let i = 0; i < node.children.length && queue.length < TOGGLE_SEARCH_NODES; i++) queue.push(node.children[i]);
   }
-  return el.attribs['aria-expanded'] !== undefined && /\?\s*$/.test(textContent(el));
+  return el.attribs['aria-expanded'] !== undefined && textContent(el).trimEnd().endsWith('?');
 }
 
 export function isInHeading(el: DomElement): boolean {

@@ -42,7 +42,7 @@ function labelOf(el: DomElement): string | null {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === 'text') {
-      text += node.data;
+      text += node.data.slice(0, MAX_LABEL_CHARS * 4); // a label is short: a long text node ends the search below
       if (text.length > MAX_LABEL_CHARS * 4) return null;
     } else if (isElement(node)) {
       if (node.name === 'a') links++;

@@ -147,6 +147,7 @@ function coreOf(model: PageModel, region: number, discussion = false): number {
   return core;
 }
 
+const FIRST_CLASS = /^\s*(\S*)/;
 // Siblings this many and alike (tag and first class word) are items of one list: the posts of a thread...
 const MIN_ITEMS = 3;
 // ...when the others hold this much estimated content between them (replies, not a sidebar's boxes of links).
@@ -165,7 +166,9 @@ function repeatedItems(model: PageModel, region: number): Uint8Array {
     inside[i] = 1;
     if (dropped[i]) continue;
     const el = nodes[i] as DomElement;
-    const key = `${parent[i]} ${el.name} ${(el.attribs.class ?? '').trim().split(/\s+/)[0].replace(/\d+/g, '#')}`;
+    // The first class word only: a thread's opening post carries more classes than its replies ("message
+    // threadAuthor"), and numbered ones ("post-4012") vary from post to post.
+    const key = `${parent[i]} ${el.name} ${FIRST_CLASS.exec(el.attribs.class ?? '')![1].replace(/\d+/g, '#')}`;
     keys[i] = key;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     goodOf.set(key, (goodOf.get(key) ?? 0) + good[i]);
