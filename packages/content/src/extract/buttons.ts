@@ -37,7 +37,7 @@ const PURCHASE_TEXT = /^(add to (cart|basket|bag|trolley)|buy( it)? now|in den (
 const PURCHASE_TEXT_CHARS = 40;
 
 export function isPurchaseControl(el: DomElement): boolean {
-  if (el.name !== 'button' && el.name !== 'input') return false;
+  if (el.name !== 'button' && el.name !== 'input' && el.name !== 'a') return false;
   const { id, name, value } = el.attribs;
   if ((id !== undefined && PURCHASE_NAME.test(id)) || (name !== undefined && PURCHASE_NAME.test(name))) return true;
   const label = el.name === 'input' ? value : textContent(el);

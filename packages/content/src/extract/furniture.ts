@@ -39,6 +39,22 @@ const NAVIGATION_PROSE_SHARE = 0.5;
 const NAVIGATION_PROSE_LINKS = 0.2;
 const NAVIGATION_PROSE_WORDS = 100;
 
+// A pager ("1 2 3 … Next", "Load more") holds a few words. An element so named that holds this many, on a page that
+// is no article, is an infinite-scroll component wrapping the very cards it pages through (a shop's product grid);
+// on an article such a component holds teasers of other posts.
+const PAGER_WORDS = new Set(['pagination', 'pager']);
+const PAGED_CONTENT_WORDS = 100;
+
+/** What the page says it is (page-hints.ts), as far as furniture is judged by it. */
+export interface PageKind {
+  /** One product's page: a block named as its reviews is the buyers'. */
+  product: boolean;
+  /** The page declares itself an article. */
+  article: boolean;
+}
+
+export const NO_KIND: PageKind = { product: false, article: false };
+
 export interface FurnitureVerdict {
   /** 1 for a dropped element, 2 for the elements inside it, 0 otherwise, indexed like nodes (pre-order). */
   dropped: Uint8Array;
@@ -53,13 +69,13 @@ export interface FurnitureVerdict {
 /**
  * Decides which elements marked as furniture (see boilerplate.ts) are dropped, given each subtree's words, link
  * words and estimated content words before any drop. A marked element holding much of the page's content is
- * more likely a badly named wrapper than a sidebar, unless it is mostly links. `product`: the page is one product's.
+ * more likely a badly named wrapper than a sidebar, unless it is mostly links.
  */
 export function markFurniture(
   nodes: (DomElement | DomDocument)[],
   parent: Int32Array,
   raw: RawFigures,
-  product = false,
+  kind: PageKind = NO_KIND,
 ): FurnitureVerdict {
   const { words: rawWords, linkWords: rawLinkWords, good: rawGood, prose: rawProse } = raw;
   const n = nodes.length;
@@ -109,7 +125,8 @@ export function markFurniture(
     if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
     const named = marks[i]!.kind === 'name' ? marks[i]!.words : null;
     if (named !== null && named.every((w) => NAVIGATION_WORDS.has(w)) && holdsProse(i, linkDensity)) return false;
-    if (named !== null && product && named.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
+    if (named !== null && !kind.article && named.every((w) => PAGER_WORDS.has(w)) && rawWords[i] >= PAGED_CONTENT_WORDS) return false;
+    if (named !== null && kind.product && named.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
     const group = Math.max(groupGood.get(groupKey(nodes[i] as DomElement, i)) ?? 0, siblingGood.get(siblingKey(nodes[i] as DomElement, i, parent[i], marks[i]!)) ?? 0);
     const share = Math.max(rawGood[i], group) / totalGood;
     return share < (marks[i]!.kind === 'structure' ? STRUCTURE_SHARE : NAME_SHARE) || linkDensity > MAX_LINK_DENSITY;

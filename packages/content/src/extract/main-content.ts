@@ -8,6 +8,7 @@ import type { PageHints } from './page-hints.ts';
 import { dropAuthorBios } from './author-bio.ts';
 import { dropEdgeLinkLists, dropSections } from './sections.ts';
 import { dropInlineTeasers } from './inline-teasers.ts';
+import { cardGrids, leavesOutGrid, NO_GRIDS, threadPosts } from './alike-items.ts';
 
 const NO_HINTS: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
 import { collapse, CollapsedLength } from '../text.ts';
@@ -49,7 +50,7 @@ const WRONG_BLOCK_PROSE = 300;
  */
 export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
   // A block named as reviews is the buyers' on a product's page, but may be the text itself on a review article.
-  const model = buildPageModel(root, hints.product && !hints.article);
+  const model = buildPageModel(root, { product: hints.product && !hints.article, article: hints.article });
   dropSections(model, hints);
   const page = {
     pageTextLength: model.textLength,
@@ -62,7 +63,7 @@ export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINT
   }
   // On a discussion the declared body is its first post only: the replies are content too.
   const declared = hints.discussion ? -1 : declaredArticleBody(model, hints.articleBody);
-  const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article), hints.discussion);
+  const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article), hints);
   if (hints.article && !hints.discussion) dropAuthorBios(model, core, hints.personDescriptions);
   dropEdgeLinkLists(model, core);
   dropInlineTeasers(model, core);
@@ -113,11 +114,14 @@ function mainRegion(model: PageModel, article: boolean): number {
   return region;
 }
 
-function coreOf(model: PageModel, region: number, discussion = false): number {
+function coreOf(model: PageModel, region: number, hints: PageHints): number {
   const { nodes, parent, dropped, good, prose, words } = model;
   // On a discussion the first post may hold most of the words, but the replies beside it are content too: the core
   // never narrows to one post of several alike.
-  const post = discussion ? repeatedItems(model, region) : null;
+  const post = hints.discussion ? threadPosts(model, region) : null;
+  // On a page of cards (a shop's collection, a listing) the cards are its purpose however short: the core never
+  // narrows away from their grid to the buying guide beside it. An article's or a product's grid is other pages'.
+  const grids = hints.discussion || hints.article || hints.product ? NO_GRIDS : cardGrids(model, region);
   const inside = new Uint8Array(nodes.length);
   inside[region] = 1;
   let core = region;
@@ -142,44 +146,12 @@ function coreOf(model: PageModel, region: number, discussion = false): number {
     if (dropped[i]) continue;
     const share = landmark[i] ? LANDMARK_CORE_SHARE : CORE_SHARE;
     if (post !== null && post[i]) continue;
-    if (good[i] >= share * good[region] && prose[i] >= CORE_PROSE_WORDS && words[i] < words[core]) core = i;
+    if (good[i] >= share * good[region] && prose[i] >= CORE_PROSE_WORDS && words[i] < words[core]) {
+      if (leavesOutGrid(grids, i)) continue;
+      core = i;
+    }
   }
   return core;
-}
-
-const FIRST_CLASS = /^\s*(\S*)/;
-// Siblings this many and alike (tag and first class word) are items of one list: the posts of a thread...
-const MIN_ITEMS = 3;
-// ...when the others hold this much estimated content between them (replies, not a sidebar's boxes of links).
-const MIN_OTHER_ITEMS_GOOD = 50;
-
-/** Marks the elements inside the region that are (or are inside) one of the posts of a thread. */
-function repeatedItems(model: PageModel, region: number): Uint8Array {
-  const { nodes, parent, dropped, good } = model;
-  const keys: string[] = [];
-  const counts = new Map<string, number>();
-  const goodOf = new Map<string, number>();
-  const inside = new Uint8Array(nodes.length);
-  inside[region] = 1;
-  let i = region + 1;
-  for (; i < nodes.length && inside[parent[i]]; i++) {
-    inside[i] = 1;
-    if (dropped[i]) continue;
-    const el = nodes[i] as DomElement;
-    // The first class word only: a thread's opening post carries more classes than its replies ("message
-    // threadAuthor"), and numbered ones ("post-4012") vary from post to post.
-    const key = `${parent[i]} ${el.name} ${FIRST_CLASS.exec(el.attribs.class ?? '')![1].replace(/\d+/g, '#')}`;
-    keys[i] = key;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    goodOf.set(key, (goodOf.get(key) ?? 0) + good[i]);
-  }
-  const items = new Uint8Array(nodes.length);
-  // An item and everything inside it.
-  for (let j = region + 1; j < i; j++) {
-    const key = keys[j];
-    if (items[parent[j]] || (key !== undefined && counts.get(key)! >= MIN_ITEMS && goodOf.get(key)! - good[j] >= MIN_OTHER_ITEMS_GOOD)) items[j] = 1;
-  }
-  return items;
 }
 
 /** Detaches the furniture inside the chosen subtree from the DOM; returns the end of the subtree's indices. */

@@ -1,5 +1,5 @@
 import { isElement, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
-import { markFurniture } from './furniture.ts';
+import { markFurniture, NO_KIND, type PageKind } from './furniture.ts';
 import { CollapsedLength, countTextFigures, type TextFigures } from '../text.ts';
 
 /**
@@ -46,7 +46,7 @@ const PROSE_WORDS = 20;
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-export function buildPageModel(root: DomDocument, product = false): PageModel {
+export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): PageModel {
   const nodes: (DomElement | DomDocument)[] = [root];
   const parents: number[] = [-1];
   // Per block: its own (inline) text figures.
@@ -104,7 +104,7 @@ export function buildPageModel(root: DomDocument, product = false): PageModel {
     if (text.words >= PROSE_WORDS && text.linkWords < 0.3 * text.words) ownProse[index] = text.words;
   }
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], null);
-  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, product);
+  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
     nodes, parent, words, linkWords, good, prose, dropped,

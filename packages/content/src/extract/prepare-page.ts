@@ -116,6 +116,8 @@ export function preparePage(root: DomDocument): PreparedPage {
       if (!NO_LINKS.has(node.name)) collectHrefs(node, page);
       continue;
     }
+    // A buy button drawn as a link (role=button) stays in the page, but says as much as a <button> would.
+    if (node.name === 'a' && node.attribs.role?.toLowerCase() === 'button' && isPurchaseControl(node)) page.purchaseControls++;
     if (depth >= MAX_DEPTH) {
       replaced.set(node, flatten(node, page));
       page.flattened = true;
