@@ -1,4 +1,5 @@
-import { furnitureOf, isContentLandmark, type FurnitureMark } from './boilerplate.ts';
+import { furnitureOf, isArticleLandmark, isContentLandmark, type FurnitureMark } from './boilerplate.ts';
+import { isSignUpForm } from './prepare-page.ts';
 import type { DomDocument, DomElement } from '../dom.ts';
 
 // Furniture is dropped only while it holds less than this share of the page's estimated content (a tag or role
@@ -51,9 +52,20 @@ export interface PageKind {
   product: boolean;
   /** The page declares itself an article. */
   article: boolean;
+  /** The page is a discussion (page-hints.ts): its replies are its content. */
+  discussion: boolean;
 }
 
-export const NO_KIND: PageKind = { product: false, article: false };
+export const NO_KIND: PageKind = { product: false, article: false, discussion: false };
+
+// Comments beside an article: class words that name them, and how much prose makes an <article> (or articleBody)
+// landmark the page's article rather than a card or one comment's body.
+const COMMENT_WORDS = new Set(['comment', 'comments', 'respond', 'commentform', 'disqus']);
+const ARTICLE_PROSE = 100;
+
+// A newsletter box: its heading, a line of pitch and the form. An ancestor with more words holds content too.
+const SIGN_UP_BOX_WORDS = 50;
+const SIGN_UP_BOX: FurnitureMark = { kind: 'structure', words: [] };
 
 export interface FurnitureVerdict {
   /** 1 for a dropped element, 2 for the elements inside it, 0 otherwise, indexed like nodes (pre-order). */
@@ -88,13 +100,14 @@ export function markFurniture(
   for (let i = n - 1; i > 0; i--) {
     if (holdsLandmark[i] || (landmark[i] && rawGood[i] >= LANDMARK_SHARE * totalGood)) holdsLandmark[parent[i]] = 1;
   }
+  const signUpBox = signUpBoxes(nodes, parent, rawWords, landmark);
   const marks: (FurnitureMark | null)[] = new Array(n).fill(null);
   // Elements marked alike (every post of a thread classed "comment") are judged together: their share of the
   // page decides, not each one's.
   const groupGood = new Map<string, number>();
   const siblingGood = new Map<string, number>();
   for (let i = 1; i < n; i++) {
-    const mark = furnitureOf(nodes[i] as DomElement);
+    const mark = signUpBox[i] ? SIGN_UP_BOX : furnitureOf(nodes[i] as DomElement);
     if (mark === null) continue;
     marks[i] = mark;
     const key = groupKey(nodes[i] as DomElement, i);
@@ -113,6 +126,7 @@ export function markFurniture(
     const name = (nodes[i] as DomElement).name;
     if (titled[i] || name === 'h1' || name === 'h2') titled[parent[i]] = 1;
   }
+  const outsideArticle = commentsOutsideArticle(nodes, parent, rawProse, marks, kind);
   const holdsProse = (i: number, linkDensity: number): boolean =>
     rawWords[i] >= NAVIGATION_PROSE_WORDS && rawProse[i] >= NAVIGATION_PROSE_SHARE * rawWords[i] && linkDensity < NAVIGATION_PROSE_LINKS;
   const isFurniture = (i: number): boolean => {
@@ -124,6 +138,8 @@ export function markFurniture(
     // mostly links. ("header" was tried too: it kept thread and product headers that references leave out.)
     if (inLandmark[i] && marks[i]!.kind === 'name' && marks[i]!.words.every((w) => SECTION_WORDS.has(w))) return linkDensity > MAX_LINK_DENSITY;
     const named = marks[i]!.kind === 'name' ? marks[i]!.words : null;
+    // Comments outside the page's article go however long they run: a long thread must not outweigh a short story.
+    if (outsideArticle[i]) return true;
     if (named !== null && named.every((w) => NAVIGATION_WORDS.has(w)) && holdsProse(i, linkDensity)) return false;
     if (named !== null && !kind.article && named.every((w) => PAGER_WORDS.has(w)) && rawWords[i] >= PAGED_CONTENT_WORDS) return false;
     if (named !== null && kind.product && named.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
@@ -159,6 +175,53 @@ export function markFurniture(
     else if (mark.kind === 'name') keptWords[i] = new Set([...(inherited ?? []), ...mark.words]);
   }
   return { dropped, chromeWords };
+}
+
+/**
+ * The elements named as comments that lie outside the page's article (the first <article> or articleBody landmark
+ * holding ARTICLE_PROSE words of prose that is not itself inside comments) and do not hold it. None on a
+ * discussion, where the replies are the content, nor on a page without such an article.
+ */
+function commentsOutsideArticle(
+  nodes: (DomElement | DomDocument)[],
+  parent: Int32Array,
+  prose: Float64Array,
+  marks: readonly (FurnitureMark | null)[],
+  kind: PageKind,
+): Uint8Array {
+  const n = nodes.length;
+  const outside = new Uint8Array(n);
+  if (kind.discussion) return outside;
+  const named = (i: number) => marks[i]?.kind === 'name' && marks[i]!.words.some((w) => COMMENT_WORDS.has(w));
+  const inComments = new Uint8Array(n);
+  let article = -1;
+  for (let i = 1; i < n; i++) {
+    inComments[i] = inComments[parent[i]] || (named(i) ? 1 : 0);
+    if (article < 0 && !inComments[i] && prose[i] >= ARTICLE_PROSE && isArticleLandmark(nodes[i] as DomElement)) article = i;
+  }
+  if (article < 0) return outside;
+  const holdsArticle = new Uint8Array(n);
+  for (let a = article; a > 0; a = parent[a]) holdsArticle[a] = 1;
+  const inArticle = new Uint8Array(n);
+  inArticle[article] = 1;
+  for (let i = article + 1; i < n && inArticle[parent[i]]; i++) inArticle[i] = 1;
+  for (let i = 1; i < n; i++) if (named(i) && !inArticle[i] && !holdsArticle[i]) outside[i] = 1;
+  return outside;
+}
+
+/**
+ * The blocks around sign-up forms (prepare-page.ts): from the form up to the largest ancestor still holding at most
+ * SIGN_UP_BOX_WORDS words (its heading and pitch), short of a content landmark.
+ */
+function signUpBoxes(nodes: (DomElement | DomDocument)[], parent: Int32Array, words: Float64Array, landmark: Uint8Array): Uint8Array {
+  const box = new Uint8Array(nodes.length);
+  for (let i = 1; i < nodes.length; i++) {
+    if (!isSignUpForm(nodes[i] as DomElement)) continue;
+    let top = i;
+    while (parent[top] > 0 && !landmark[parent[top]] && words[parent[top]] <= SIGN_UP_BOX_WORDS) top = parent[top];
+    box[top] = 1;
+  }
+  return box;
 }
 
 /**

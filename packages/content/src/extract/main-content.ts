@@ -50,7 +50,7 @@ const WRONG_BLOCK_PROSE = 300;
  */
 export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
   // A block named as reviews is the buyers' on a product's page, but may be the text itself on a review article.
-  const model = buildPageModel(root, { product: hints.product && !hints.article, article: hints.article });
+  const model = buildPageModel(root, { product: hints.product && !hints.article, article: hints.article, discussion: hints.discussion });
   dropSections(model, hints);
   const page = {
     pageTextLength: model.textLength,

@@ -58,6 +58,15 @@ export function isEntryForm(el: DomElement): boolean {
   return el.name === 'form' && entryForms.has(el);
 }
 
+// A form whose one field takes an email address is a newsletter or sign-up box ("Get the Morning Brief"), however
+// it is named: furniture.ts drops the small block around it with it.
+const EMAIL_NAME = /e-?mail/i;
+const signUpForms = new WeakSet<DomElement>();
+
+export function isSignUpForm(el: DomElement): boolean {
+  return el.name === 'form' && signUpForms.has(el);
+}
+
 /** Buttons found by preparePage to carry a section's title (read as text, never furniture). */
 const sectionTitles = new WeakSet<DomElement>();
 
@@ -93,6 +102,7 @@ export function preparePage(root: DomDocument): PreparedPage {
   const nodes: DomNode[] = [];
   const depths: number[] = [];
   const entryControls = new Map<DomElement, number>();
+  const emailControls = new Set<DomElement>();
   for (let i = root.children.length - 1; i >= 0; i--) {
     nodes.push(root.children[i]);
     depths.push(1);
@@ -108,7 +118,7 @@ export function preparePage(root: DomDocument): PreparedPage {
       continue;
     }
     if (!inspect(node, page)) {
-      if (isEntryControl(node)) countEntryControl(node, entryControls);
+      if (isEntryControl(node)) countEntryControl(node, entryControls, emailControls);
       else if (isPurchaseControl(node)) page.purchaseControls++;
       removed.add(node);
       touched.add(parent);
@@ -129,7 +139,10 @@ export function preparePage(root: DomDocument): PreparedPage {
       depths.push(depth + 1);
     }
   }
-  for (const [form, count] of entryControls) if (count >= ENTRY_FORM_CONTROLS) entryForms.add(form);
+  for (const [form, count] of entryControls) {
+    if (count >= ENTRY_FORM_CONTROLS) entryForms.add(form);
+    else if (emailControls.has(form)) signUpForms.add(form);
+  }
   for (const parent of touched) {
     const kept: DomNode[] = [];
     for (const child of parent.children) if (!removed.has(child)) kept.push(replaced.get(child) ?? child);
@@ -192,14 +205,23 @@ function isEntryControl(el: DomElement): boolean {
   return el.name === 'input' && ENTRY_INPUT_TYPES.has((el.attribs.type ?? '').trim().toLowerCase());
 }
 
-/** Charges a control to its nearest enclosing <form> (none: a control outside any form counts for nothing). */
-function countEntryControl(el: DomElement, counts: Map<DomElement, number>): void {
+/**
+ * Charges a control to its nearest enclosing <form> (none: a control outside any form counts for nothing), and
+ * notes the forms holding one that takes an email address.
+ */
+function countEntryControl(el: DomElement, counts: Map<DomElement, number>, email: Set<DomElement>): void {
   for (let up = el.parent; up !== null && up.type !== 'root'; up = up.parent) {
     if (isElement(up) && up.name === 'form') {
       counts.set(up, (counts.get(up) ?? 0) + 1);
+      if (isEmailControl(el)) email.add(up);
       return;
     }
   }
+}
+
+function isEmailControl(el: DomElement): boolean {
+  const { type, name, id, placeholder } = el.attribs;
+  return type?.trim().toLowerCase() === 'email' || [name, id, placeholder].some((value) => value !== undefined && EMAIL_NAME.test(value));
 }
 
 function collectHead(head: DomElement, page: PreparedPage): void {

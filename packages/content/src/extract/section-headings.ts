@@ -20,6 +20,9 @@ const RELATED = new RegExp(
     '(featured|latest|recent)\\s+(resources|insights|articles|posts|stories|blog\\s+posts)',
     'trending(\\s+now)?',
     'what\\s+to\\s+read\\s+next',
+    // A news site's strips of its other stories, and the ad networks' ones.
+    'up\\s+next', 'watch\\s+next', 'don[\'’]?t\\s+miss(\\s+(this|these|out))?', 'editor[\'’]?s[\'’]?\\s+(picks?|choice)',
+    'in\\s+other\\s+news', '(from\\s+)?around\\s+the\\s+web', '(sponsored|promoted|partner)\\s+(stories|content|links|posts)',
     'customers\\s+(also|who)\\s+.*(bought|viewed|purchased).*',
     'frequently\\s+bought\\s+together',
     '(your\\s+)?(recently|previously)\\s+viewed(\\s+(products|items))?',
@@ -69,8 +72,11 @@ const RELATED = new RegExp(
 );
 
 const COMMENTS = new RegExp(
-  `^(\\d+\\s+)?(${[
+  `^((\\d+|one|no)\\s+)?(${[
     'comments?',
+    // WordPress's own: "14 thoughts on “Title”", "One thought on …" (never "Thoughts" alone: an essay's section)
+    'thoughts?(?=\\s+(on|to)\\b)',
+    '(show|view|load|read|see)\\s+(all\\s+)?(\\d+\\s+)?comments',
     'responses?',
     'replies',
     'reader\\s+comments',

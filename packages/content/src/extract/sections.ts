@@ -85,12 +85,33 @@ function sectionOf(model: PageModel, end: Int32Array, heading: number, level: nu
   while (parent[unit] > 0 && words[parent[unit]] <= words[unit] && !isRoot(nodes[parent[unit]])) unit = parent[unit];
   const section = [unit];
   const p = parent[unit];
+  // The section's items: siblings alike to the first one after the heading (teaser cards, comments), each of which
+  // may carry a title of the heading's own level ("Related" over cards titled in <h3>s like itself).
+  const items = itemShape(model, end, unit);
   for (let s = end[unit]; s < nodes.length && parent[s] === p; s = end[s]) {
-    if (hasHeadingAtOrAbove(model, end, s, level)) break;
+    if ((items === null || shapeOf(nodes[s] as DomElement) !== items) && hasHeadingAtOrAbove(model, end, s, level)) break;
     if (kind === 'related' && hasProse(model, end, s)) break;
     section.push(s);
   }
   return section;
+}
+
+const FIRST_CLASS = /^\s*(\S*)/;
+const shapeOf = (el: DomElement) => `${el.name} ${FIRST_CLASS.exec(el.attribs.class ?? '')![1]}`;
+
+/**
+ * The shape (tag, first class word) of the items after a section's heading: the first two siblings after it, when
+ * alike and no headings themselves. Null when they are no items.
+ */
+function itemShape(model: PageModel, end: Int32Array, unit: number): string | null {
+  const { nodes, parent } = model;
+  const first = end[unit];
+  const second = first < nodes.length ? end[first] : nodes.length;
+  if (second >= nodes.length || parent[first] !== parent[unit] || parent[second] !== parent[unit]) return null;
+  const a = nodes[first] as DomElement;
+  if (HEADINGS.has(a.name)) return null;
+  const shape = shapeOf(a);
+  return shapeOf(nodes[second] as DomElement) === shape ? shape : null;
 }
 
 function hasHeadingAtOrAbove(model: PageModel, end: Int32Array, root: number, level: number): boolean {
