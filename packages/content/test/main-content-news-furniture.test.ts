@@ -9,8 +9,8 @@ import { page } from './fixtures.ts';
  * a newsletter box inside the story, and the strips of other stories news sites put under it ("Up next", "Don't
  * miss", "Editor's picks", "In other news", "Around the web").
  */
-const markdownOf = (body: string, url = 'https://news.example.com/2026/05/02/harbour-budget') =>
-  normalizeContent({ body: Buffer.from(page(body, '<title>Council agrees harbour budget</title>')), contentType: 'text/html; charset=utf-8', url }).markdown;
+const markdownOf = (body: string, url = 'https://news.example.com/2026/05/02/harbour-budget', head = '') =>
+  normalizeContent({ body: Buffer.from(page(body, `<title>Council agrees harbour budget</title>${head}`)), contentType: 'text/html; charset=utf-8', url }).markdown;
 
 const story = (n: number, label = 'BODY') =>
   Array.from({ length: n }, (_, i) => `<p>${label} paragraph ${i + 1} tells how the harbour council voted, with the mayor's words, the fishing association's answer and the budget figures agreed after a long night of talks.</p>`).join('');
@@ -75,5 +75,34 @@ describe('news and blog pages', () => {
     const md = markdownOf(`<main><div class="article"><h1>Council agrees harbour budget</h1>${story(6)}${strips.map((h, i) => `<div class="section"><h2>${h}</h2>${cards(3, `Strip${i}`)}</div>`).join('')}</div></main>`);
     expect(md).toContain('BODY paragraph 6');
     expect(md).not.toMatch(/Strip\d story/);
+  });
+
+  it('drops a paywall prompt, a recirculation module and "More coverage" named as such', () => {
+    const paywall = `<div class="paywall"><h3>This story is for subscribers</h3><p>Subscribe for $1 a week to keep reading.</p><a href="/subscribe">Subscribe now</a></div>`;
+    const recirc = `<div class="recirc-module">${cards(3, 'Recirc')}</div><div><h2>More coverage</h2>${cards(3, 'Coverage')}</div>`;
+    const md = markdownOf(`<main><article><h1>Council agrees harbour budget</h1>${story(6)}${paywall}${recirc}</article></main>`);
+    expect(md).toContain('BODY paragraph 6');
+    for (const gone of ['for subscribers', 'Recirc story', 'Coverage story']) expect(md).not.toContain(gone);
+  });
+
+  it("on an article, drops a grid of short teaser cards after the story; on a service page keeps its offers' cards", () => {
+    const grid = (label: string) => `<div class="x9f">${Array.from({ length: 4 }, (_, i) => `<div class="k2"><h3><a href="/r${i}">${label} ${i} with a long headline about the town</a></h3><p>${label} summary ${i} in a few words</p></div>`).join('')}</div>`;
+    const body = `<main><div class="story-body"><h1>Council agrees harbour budget</h1>${story(7)}${grid('Teaser')}</div></main>`;
+    const article = markdownOf(body, undefined, '<meta property="og:type" content="article">');
+    expect(article).toContain('BODY paragraph 7');
+    expect(article).not.toContain('Teaser 0');
+    const service = markdownOf(body.replaceAll('Council agrees harbour budget', 'Harbour services'), 'https://harbour.example.com/services');
+    expect(service).toContain('Teaser 0');
+  });
+
+  it('drops ad-slot labels, a lone "Continue reading" link and share bars written out, and keeps look-alike content', () => {
+    const md = markdownOf(`<main><article><h1>Council agrees harbour budget</h1><div class="c1x"><a href="#">Share on Facebook</a> <a href="#">Share on Twitter</a> <a href="#">Share via Email</a></div>
+      ${story(3)}<p>ADVERTISEMENT</p><div><span>Skip Advertisement</span></div><div class="c2y">Story continues below advertisement</div><p>Anzeige</p>${story(3, 'LATER')}
+      <ul><li><div class="t"><a href="/channels/messenger">Facebook Messenger</a></div><p>Reach the fleet where they chat.</p></li></ul><p>The council will publish on Facebook, Instagram and TikTok.</p>
+      <p><a href="/2026/05/02/harbour-budget/full">Continue reading</a></p><div>Follow us on Instagram</div></article></main>`);
+    expect(md).toContain('LATER paragraph 3');
+    for (const gone of ['Share on', 'ADVERTISEMENT', 'Skip Advertisement', 'continues below', 'Anzeige', 'Continue reading', 'Follow us']) expect(md).not.toContain(gone);
+    expect(md).toContain('Facebook Messenger');
+    expect(md).toContain('Facebook, Instagram and TikTok');
   });
 });

@@ -62,6 +62,20 @@ describe('robustness', () => {
     expect(thread.markdown).toContain('Reply 19999.');
   });
 
+  it('reads 10,000 ad labels, a label block of 50,000 empty children, 2,000 sign-up forms and a grid of 20,000 cards', () => {
+    // Interface labels are read at most 200 nodes deep; a sign-up box is looked for up to 50 words around its form.
+    const labels = Array.from({ length: 10_000 }, (_, i) => `<p>${ARTICLE_PARAGRAPHS[i % 3]} Line ${i}.</p><p>Advertisement</p>`).join('');
+    const wide = `<div>Advertisement${'<i></i>'.repeat(50_000)}</div>`;
+    const forms = Array.from({ length: 2_000 }, () => `${'<div>'.repeat(100)}<form><input type="email"></form>${'</div>'.repeat(100)}`).join('');
+    const md = normalizeContent(html(page(`<main><article><h1>Tides</h1>${labels}${wide}${forms}</article></main>`))).markdown ?? '';
+    expect(md).toContain('Line 9999.');
+    // The wide block is past the bound and stays: a label is never read that far.
+    expect(md.match(/Advertisement/g)).toHaveLength(1);
+    const cards = Array.from({ length: 20_000 }, (_, i) => `<div class="card"><a href="/p/${i}">Tide table ${i}</a><p>Harbour chart and almanac ${i}</p></div>`).join('');
+    const grid = normalizeContent(html(page(`<main><h1>Charts</h1><div class="grid">${cards}</div><div class="guide">${ARTICLE_PARAGRAPHS.join(' ').repeat(3)}</div></main>`))).markdown ?? '';
+    expect(grid).toContain('Tide table 19999');
+  });
+
   it('copes with a relative or invalid final URL', () => {
     const result = normalizeContent({ body: Buffer.from(page('<main><p><a href="/x">x</a> text</p></main>')), contentType: 'text/html', url: 'not a url' });
     expect(result.links).toEqual([]);

@@ -8,6 +8,7 @@ import type { PageHints } from './page-hints.ts';
 import { dropAuthorBios } from './author-bio.ts';
 import { dropEdgeLinkLists, dropSections } from './sections.ts';
 import { dropInlineTeasers } from './inline-teasers.ts';
+import { dropUiLabels } from './ui-labels.ts';
 import { cardGrids, leavesOutGrid, NO_GRIDS, threadPosts } from './alike-items.ts';
 
 const NO_HINTS: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
@@ -65,8 +66,9 @@ export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINT
   const declared = hints.discussion ? -1 : declaredArticleBody(model, hints.articleBody);
   const core = declared > 0 ? declared : coreOf(model, mainRegion(model, hints.article), hints);
   if (hints.article && !hints.discussion) dropAuthorBios(model, core, hints.personDescriptions);
-  dropEdgeLinkLists(model, core);
+  dropEdgeLinkLists(model, core, hints.article);
   dropInlineTeasers(model, core);
+  dropUiLabels(model, core);
   markDuplicateBlocks(model, core);
   markRepeatedLines(model, core);
   const end = detachDropped(model, core);

@@ -7,10 +7,10 @@ export type SectionKind = 'related' | 'comments' | 'reviews';
 
 const RELATED = new RegExp(
   `^(${[
-    'related(\\s+(posts?|articles?|stories|content|reading|news|products?|items?|links|videos|guides|resources|topics|searches|categories|collections|brands|questions|pages|services|publications|courses|events|recipes|tools|solutions|reports|insights|podcasts|episodes))?',
+    'related(\\s+(posts?|articles?|stories|coverage|content|reading|news|products?|items?|links|videos|guides|resources|topics|searches|categories|collections|brands|questions|pages|services|publications|courses|events|recipes|tools|solutions|reports|insights|podcasts|episodes))?',
     'you\\s+(may|might|could)\\s+also\\s+(like|enjoy|be\\s+interested\\s+in|want\\s+to\\s+read)',
     '(you\\s+may|might)\\s+also\\s+like',
-    'more\\s+(from|on|in|by|like\\s+this|stories|articles|news|to\\s+(read|explore|discover)|posts|products)\\b.*',
+    'more\\s+(from|on|in|by|like\\s+this|stories|articles|news|coverage|to\\s+(read|explore|discover)|posts|products)\\b.*',
     'read\\s+(next|more|also)',
     'also\\s+read',
     'recommended(\\s+(for\\s+you|reading|articles|stories|posts|products|videos))?',

@@ -262,9 +262,9 @@ const PAGE_BLOCKS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'div', 'sp
 
 /**
  * Drops the link lists and teaser-card grids before the first and after the last prose block of nodes[core]
- * (prose inside such a grid left out); returns how many.
+ * (prose inside such a grid left out); returns how many. `article`: the page declares itself one.
  */
-export function dropEdgeLinkLists(model: PageModel, core: number): number {
+export function dropEdgeLinkLists(model: PageModel, core: number, article = false): number {
   const { nodes, parent, words, linkWords, prose, dropped } = model;
   if (words[core] === 0 || prose[core] < MIN_PROSE_SHARE * words[core]) return 0;
   const n = nodes.length;
@@ -281,7 +281,9 @@ export function dropEdgeLinkLists(model: PageModel, core: number): number {
       grid[i] = 2;
       continue;
     }
-    if (own[i] > 0 || prose[i] === 0) continue; // only grids whose excerpts would pass as prose matter here
+    // Grids whose excerpts pass as prose would seem to extend the article; on an article, shorter cards at its
+    // edges are other stories too (on a service or shop page they may be its own offers).
+    if (own[i] > 0 || (prose[i] === 0 && !article)) continue;
     if (isTeaserGrid(model, i, childIndex)) grid[i] = 1;
   }
   let first = -1;

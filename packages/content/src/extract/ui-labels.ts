@@ -1,0 +1,105 @@
+import { isElement, type DomElement, type DomNode } from '../dom.ts';
+import { collapse } from '../text.ts';
+import { BLOCKS, type PageModel } from './page-model.ts';
+import { dropSubtree } from './sections.ts';
+
+// Text the page's interface prints inside the content, recognised by what it says when its classes say nothing
+// (hashed CSS-in-JS names): the label of an ad slot ("Advertisement", "Skip Advertisement", "Anzeige"), a lone
+// "Continue reading" link, a share or follow bar ("Share on Facebook Share on Twitter"). Words, in the usual
+// languages; never a site's names.
+
+// Text is charged to its block (page-model.ts): an inline element has no words of its own to judge.
+const MAX_LABEL_WORDS = 20;
+// A label is short: reading more of a block tells nothing more.
+const MAX_LABEL_CHARS = 200;
+const MAX_LABEL_NODES = 200;
+const LABEL_EDGES = /^[\s*_>»›|:·•–—-]+|[\s*_>»›|:·•–—-]+$/g;
+
+const AD_LABEL = new RegExp(
+  `^(${[
+    'advertisements?', 'advert', 'ads?', 'sponsored( content| links?)?', 'paid (content|post|partnership)',
+    '(skip|close) (this )?(advertisement|ad)',
+    '(the )?(story|article|content|text) continues (below|after) (this )?(advertisement|ad)',
+    'continue reading (the )?(main story|below)', 'advertisement[ -]+scroll to continue',
+    'anzeige', 'werbung', 'publicité', 'publicidad', 'pubblicità', 'publicidade', 'advertentie', 'reklama', 'annons',
+    'реклама', '广告', '広告', '광고',
+  ].join('|')})$`,
+  'iu',
+);
+
+// A link alone in its block that opens the rest of this or another page.
+const MORE_LINK = new RegExp(
+  `^(${[
+    'continue reading', 'read more', 'read (the )?(full|whole|rest of the) (story|article|post)', 'read the rest',
+    'show more', 'see more', 'view more', 'load more', 'weiterlesen', 'mehr lesen', 'lire la suite', 'leer más',
+    'seguir leyendo', 'continua a leggere', 'leggi (di più|tutto)', 'leia mais', 'lees meer', 'läs mer',
+    'czytaj (dalej|więcej)', 'читать (далее|полностью)', '阅读全文', '続きを読む', '더 보기',
+  ].join('|')})( →| »| ›|\\.\\.\\.|…)?$`,
+  'iu',
+);
+
+// A share or follow bar: only these words, with a verb ("Share on Facebook", "Follow us on Instagram"), or at least
+// three names of networks all linked ("Facebook Twitter Email" icons with their names; "Facebook Messenger" alone is
+// a product, and a list of platforms in the text is no row of links).
+const SHARE_VERBS = new Set(['share', 'sharing', 'tweet', 'pin', 'follow', 'teilen', 'partager', 'compartir', 'condividi', 'compartilhar', 'delen', 'dela']);
+const NETWORKS = new Set([
+  'facebook', 'twitter', 'x', 'linkedin', 'whatsapp', 'pinterest', 'reddit', 'telegram', 'messenger', 'tumblr',
+  'flipboard', 'bluesky', 'threads', 'mastodon', 'instagram', 'youtube', 'tiktok', 'email', 'e', 'mail', 'print',
+]);
+const MIN_LINKED_NETWORKS = 3;
+const SHARE_FILLER = new Set(['this', 'the', 'article', 'story', 'post', 'page', 'on', 'via', 'by', 'with', 'to', 'us', 'it', 'copy', 'link', 'and', 'or', 'sur', 'en', 'auf', 'su', 'no', 'op', 'na']);
+
+/** Drops the interface labels inside nodes[core]; returns how many. */
+export function dropUiLabels(model: PageModel, core: number): number {
+  const { nodes, parent, words, linkWords, dropped } = model;
+  let count = 0;
+  const inside = new Uint8Array(nodes.length);
+  inside[core] = 1;
+  for (let i = core + 1; i < nodes.length && inside[parent[i]]; i++) {
+    inside[i] = 1;
+    if (dropped[i] || words[i] === 0 || words[i] > MAX_LABEL_WORDS) continue;
+    const el = nodes[i] as DomElement;
+    if (!BLOCKS.has(el.name)) continue;
+    const text = shortText(el);
+    if (text === null) continue;
+    const allLinked = linkWords[i] >= words[i];
+    if (!AD_LABEL.test(text) && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) continue;
+    dropSubtree(model, i);
+    count++;
+  }
+  return count;
+}
+
+function isShareBar(text: string, allLinked: boolean): boolean {
+  const found = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  let networks = 0;
+  let verbs = 0;
+  for (const word of found) {
+    if (NETWORKS.has(word)) networks++;
+    else if (SHARE_VERBS.has(word)) verbs++;
+    else if (!SHARE_FILLER.has(word)) return false;
+  }
+  return networks >= 1 && (verbs >= 1 || (networks >= MIN_LINKED_NETWORKS && allLinked));
+}
+
+/**
+ * The element's whole text (a space between elements: "Share on Facebook" and "Share on Twitter" are two links),
+ * collapsed and its edges trimmed; null when it runs past MAX_LABEL_CHARS or MAX_LABEL_NODES.
+ */
+function shortText(el: DomElement): string | null {
+  let text = '';
+  const stack: DomNode[] = [el];
+  for (let seen = 0; stack.length > 0; seen++) {
+    if (seen > MAX_LABEL_NODES) return null;
+    const node = stack.pop()!;
+    if (node.type === 'text') {
+      text += node.data;
+      if (text.length > MAX_LABEL_CHARS * 4) return null;
+    } else if (isElement(node)) {
+      text += ' ';
+      for (let c = node.children.length - 1; c >= 0; c--) stack.push(node.children[c]);
+    }
+  }
+  const label = collapse(text).replace(LABEL_EDGES, '');
+  return label !== '' && label.length <= MAX_LABEL_CHARS ? label : null;
+}
