@@ -27,10 +27,11 @@ const AD_LABEL = new RegExp(
   'iu',
 );
 
-// A link alone in its block that opens the rest of this or another page.
+// A link alone in its block that opens the rest of this or another page ("Continue reading", "Learn more").
 const MORE_LINK = new RegExp(
   `^(${[
     'continue reading', 'read more', 'read (the )?(full|whole|rest of the) (story|article|post)', 'read the rest',
+    'learn more', 'find out more', 'mehr erfahren', 'en savoir plus', 'más información', 'scopri di più', 'saiba mais',
     'show more', 'see more', 'view more', 'load more', 'weiterlesen', 'mehr lesen', 'lire la suite', 'leer más',
     'seguir leyendo', 'continua a leggere', 'leggi (di più|tutto)', 'leia mais', 'lees meer', 'läs mer',
     'czytaj (dalej|więcej)', 'читать (далее|полностью)', '阅读全文', '続きを読む', '더 보기',
