@@ -105,4 +105,15 @@ describe('news and blog pages', () => {
     expect(md).toContain('Facebook Messenger');
     expect(md).toContain('Facebook, Instagram and TikTok');
   });
+
+  it("on a declared article without an <article> element, drops comments that do not hold the story's title, a classic 'commentlist' too", () => {
+    const og = '<meta property="og:type" content="article">';
+    const list = `<ol class="commentlist">${comments(20)}</ol>`;
+    const wrap = `<div id="comments-wrap">${Array.from({ length: 40 }, (_, i) => `<div class="comment-item"><b>Reader${i}</b><p>Comment ${i}: write to the mayor, the fishermen deserve better than this budget.</p></div>`).join('')}</div>`;
+    for (const thread of [list, wrap]) {
+      const md = markdownOf(`<div id="page"><div class="post"><h1>Council agrees harbour budget</h1>${story(3)}</div>${thread}</div>`, undefined, og);
+      expect(md).toContain('BODY paragraph 3');
+      expect(md).not.toContain('Comment 3:');
+    }
+  });
 });

@@ -60,7 +60,7 @@ export const NO_KIND: PageKind = { product: false, article: false, discussion: f
 
 // Comments beside an article: class words that name them, and how much prose makes an <article> (or articleBody)
 // landmark the page's article rather than a card or one comment's body.
-const COMMENT_WORDS = new Set(['comment', 'comments', 'respond', 'commentform', 'disqus']);
+const COMMENT_WORDS = new Set(['comment', 'comments', 'commentlist', 'respond', 'commentform', 'disqus']);
 const ARTICLE_PROSE = 100;
 
 // A newsletter box: its heading, a line of pitch and the form. An ancestor with more words holds content too.
@@ -178,9 +178,10 @@ export function markFurniture(
 }
 
 /**
- * The elements named as comments that lie outside the page's article (the first <article> or articleBody landmark
- * holding ARTICLE_PROSE words of prose that is not itself inside comments) and do not hold it. None on a
- * discussion, where the replies are the content, nor on a page without such an article.
+ * The elements named as comments that lie outside the page's article and do not hold it: its first <article> or
+ * articleBody landmark holding ARTICLE_PROSE words of prose that is not itself inside comments, or on a page that
+ * declares itself an article and has no such landmark, its first <h1> outside comments (the story's title: a
+ * thread of comments never holds it). None on a discussion, where the replies are the content.
  */
 function commentsOutsideArticle(
   nodes: (DomElement | DomDocument)[],
@@ -195,10 +196,14 @@ function commentsOutsideArticle(
   const named = (i: number) => marks[i]?.kind === 'name' && marks[i]!.words.some((w) => COMMENT_WORDS.has(w));
   const inComments = new Uint8Array(n);
   let article = -1;
+  let title = -1;
   for (let i = 1; i < n; i++) {
     inComments[i] = inComments[parent[i]] || (named(i) ? 1 : 0);
-    if (article < 0 && !inComments[i] && prose[i] >= ARTICLE_PROSE && isArticleLandmark(nodes[i] as DomElement)) article = i;
+    if (inComments[i]) continue;
+    if (article < 0 && prose[i] >= ARTICLE_PROSE && isArticleLandmark(nodes[i] as DomElement)) article = i;
+    if (title < 0 && kind.article && (nodes[i] as DomElement).name === 'h1') title = i;
   }
+  if (article < 0) article = title;
   if (article < 0) return outside;
   const holdsArticle = new Uint8Array(n);
   for (let a = article; a > 0; a = parent[a]) holdsArticle[a] = 1;
