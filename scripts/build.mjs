@@ -66,10 +66,14 @@ const thirdPartyExternal = {
 // same file. Unused chunks older than this go.
 const CHUNK_KEEP_MS = 7 * 24 * 3600 * 1000;
 
+// Builds started by this process so far: two at once in one process (the test of concurrent builds) each need a
+// staging directory of their own, or one's clean-up removes the other's output under it.
+let builds = 0;
+
 /** Builds into `dist` (the checkout's dist/ unless told otherwise; tests build elsewhere). */
 export async function buildBundles(dist = join(ROOT, 'dist')) {
   const { build } = await import('esbuild'); // only when building: a start with fresh bundles does not load it
-  const next = `${dist}.next-${process.pid}`;
+  const next = `${dist}.next-${process.pid}-${++builds}`;
   await build({
     entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, b]) => [name, join(ROOT, b.entry)])),
     outdir: next,
