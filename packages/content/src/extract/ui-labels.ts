@@ -4,8 +4,8 @@ import { BLOCKS, type PageModel } from './page-model.ts';
 import { dropSubtree } from './sections.ts';
 
 // Text the page's interface prints inside the content, recognised by what it says when its classes say nothing
-// (hashed CSS-in-JS names): the label of an ad slot ("Advertisement", "Skip Advertisement", "Anzeige"), a lone
-// "Continue reading" link, a share or follow bar ("Share on Facebook Share on Twitter"). Words, in the usual
+// (hashed CSS-in-JS names): the label of an ad slot ("Advertisement", "Skip Advertisement", "Anzeige"), a reading
+// time, a lone "Continue reading" link, a share or follow bar ("Share on Facebook Share on Twitter"). Words, in the usual
 // languages; never a site's names.
 
 // Text is charged to its block (page-model.ts): an inline element has no words of its own to judge.
@@ -26,6 +26,9 @@ const AD_LABEL = new RegExp(
   ].join('|')})$`,
   'iu',
 );
+
+// What a story's toolbar says about reading it: "8 min read", "Reading time: 5 minutes", "Listen to this article".
+const READING_LABEL = /^(\d+[ -]?min(ute)?s?( read| to read)|(estimated )?reading time:? \d+[ -]?min(ute)?s?|listen to (this|the) (article|story)( \d+[ -]?min(ute)?s?)?)$/iu;
 
 // A link alone in its block that opens the rest of this or another page ("Continue reading", "Learn more").
 const MORE_LINK = new RegExp(
@@ -64,7 +67,7 @@ export function dropUiLabels(model: PageModel, core: number): number {
     const text = shortText(el);
     if (text === null) continue;
     const allLinked = linkWords[i] >= words[i];
-    if (!AD_LABEL.test(text) && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) continue;
+    if (!AD_LABEL.test(text) && !READING_LABEL.test(text) && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) continue;
     dropSubtree(model, i);
     count++;
   }
