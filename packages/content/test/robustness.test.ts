@@ -76,6 +76,14 @@ describe('robustness', () => {
     expect(grid).toContain('Tide table 19999');
   });
 
+  it('reads a thread of 20,000 posts each quoting the one before', () => {
+    // Quotes are compared by hashed six-word runs: one pass over the thread's words.
+    const posts = Array.from({ length: 20_000 }, (_, i) => `<li class="post"><blockquote><cite>sailor${i} wrote:</cite> ${ARTICLE_PARAGRAPHS[i % 3]} Reply ${i - 1}.</blockquote><p>${ARTICLE_PARAGRAPHS[i % 3]} Reply ${i}.</p></li>`).join('');
+    const thread = normalizeContent({ body: Buffer.from(page(`<ol>${posts}</ol>`)), contentType: 'text/html', url: 'https://forum.example.com/threads/tides.1/' });
+    expect(thread.markdown).toContain('Reply 19999.');
+    expect(thread.markdown).not.toContain('wrote:');
+  });
+
   it('copes with a relative or invalid final URL', () => {
     const result = normalizeContent({ body: Buffer.from(page('<main><p><a href="/x">x</a> text</p></main>')), contentType: 'text/html', url: 'not a url' });
     expect(result.links).toEqual([]);

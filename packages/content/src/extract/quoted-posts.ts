@@ -1,0 +1,93 @@
+import type { DomElement } from '../dom.ts';
+import type { PageModel } from './page-model.ts';
+import { dropSubtree } from './sections.ts';
+
+// On a discussion a reply often quotes a post ("X wrote: …") that the page already shows: the quote repeats that
+// post's words, not the reply's. A <blockquote> most of whose word runs appear outside quotes in the content goes;
+// a quote of anything else (a post on another page, a letter, documentation) stays, and so does a forum whose
+// posts are themselves drawn as <blockquote>s (their words appear nowhere else).
+const SHINGLE = 6;
+const MIN_REPEATED_SHARE = 0.7;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Drops the quotes of posts shown elsewhere in nodes[core]; returns how many. */
+export function dropQuotedPosts(model: PageModel, core: number): number {
+  const { nodes, parent, dropped, texts } = model;
+  const inside = new Uint8Array(nodes.length);
+  const quote = new Int32Array(nodes.length).fill(-1); // the outermost quote an element is in
+  inside[core] = 1;
+  const quotes: number[] = [];
+  for (let i = core + 1; i < nodes.length && inside[parent[i]]; i++) {
+    inside[i] = 1;
+    if (quote[parent[i]] >= 0) quote[i] = quote[parent[i]];
+    else if (!dropped[i] && (nodes[i] as DomElement).name === 'blockquote') {
+      quote[i] = i;
+      quotes.push(i);
+    }
+  }
+  if (quotes.length === 0) return 0;
+  // Word runs of the content outside quotes (as hashes: a long thread has a million of them), and each quote's own
+  // words, in document order.
+  const outside = new Set<number>();
+  const quoted = new Map<number, number[]>();
+  let run: number[] = [];
+  let runQuote = -2;
+  const flush = () => {
+    if (runQuote === -1) for (let k = 0; k + SHINGLE <= run.length; k++) outside.add(shingleAt(run, k));
+    run = [];
+  };
+  for (let t = 0; t < texts.parent.length; t++) {
+    const p = texts.parent[t];
+    if (!inside[p] || dropped[p]) continue;
+    const q = quote[p];
+    if (q !== runQuote) {
+      flush();
+      runQuote = q;
+    }
+    const words = (texts.data[t].toLowerCase().match(WORD) ?? []).map(hashWord);
+    if (q >= 0) {
+      const own = quoted.get(q);
+      if (own === undefined) quoted.set(q, words);
+      else for (const w of words) own.push(w);
+    } else for (const w of words) run.push(w);
+  }
+  flush();
+  let count = 0;
+  for (const q of quotes) {
+    const words = quoted.get(q) ?? [];
+    const shingles = words.length - SHINGLE + 1;
+    if (shingles <= 0) continue;
+    let repeated = 0;
+    for (let k = 0; k < shingles; k++) if (outside.has(shingleAt(words, k))) repeated++;
+    if (repeated < MIN_REPEATED_SHARE * shingles) continue;
+    dropSubtree(model, withAttribution(model, q, core));
+    count++;
+  }
+  return count;
+}
+
+/** FNV-1a of a word, 32 bits. */
+function hashWord(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The hash of the SHINGLE words from k. */
+function shingleAt(words: readonly number[], k: number): number {
+  let h = 0;
+  for (let j = k; j < k + SHINGLE; j++) h = (Math.imul(h, 0x9e3779b1) + words[j]) | 0;
+  return h;
+}
+
+/** The quote's wrapper when it holds only the quote and its attribution ("<cite>seth wrote:</cite>"), else the quote. */
+function withAttribution(model: PageModel, q: number, core: number): number {
+  const up = model.parent[q];
+  if (up === core || up <= 0) return q;
+  const quote = model.nodes[q];
+  for (const child of (model.nodes[up] as DomElement).children) {
+    if (child === quote || (child.type === 'text' && child.data.trim() === '')) continue;
+    if (child.type !== 'tag' || child.name !== 'cite') return q;
+  }
+  return up;
+}
