@@ -95,15 +95,17 @@ describe('news and blog pages', () => {
     expect(service).toContain('Teaser 0');
   });
 
-  it('drops ad-slot labels, a lone "Continue reading" link and share bars written out, and keeps look-alike content', () => {
+  it('drops ad-slot labels, reading times, sign-in prompts, a lone "Continue reading" link and share bars written out, and keeps look-alike content', () => {
     const md = markdownOf(`<main><article><h1>Council agrees harbour budget</h1><div class="c1x"><a href="#">Share on Facebook</a> <a href="#">Share on Twitter</a> <a href="#">Share via Email</a></div>
       ${story(3)}<p>ADVERTISEMENT</p><div><span>Skip Advertisement</span></div><div class="c2y">Story continues below advertisement</div><p>Anzeige</p><div class="m">8 min read</div><p>Listen to this article</p>${story(3, 'LATER')}
       <ul><li><div class="t"><a href="/channels/messenger">Facebook Messenger</a></div><p>Reach the fleet where they chat.</p></li></ul><p>The council will publish on Facebook, Instagram and TikTok.</p>
-      <p><a href="/2026/05/02/harbour-budget/full">Continue reading</a></p><div class="l3"><a href="/dredging">Learn more</a></div><div>Follow us on Instagram</div></article></main>`);
+      <p><a href="/2026/05/02/harbour-budget/full">Continue reading</a></p><div class="l3"><a href="/dredging">Learn more</a></div><div>Follow us on Instagram</div>
+      <div class="p1"><a href="/join">Join</a> to see EXIF info for this image</div><h2>Create an account or sign in to comment</h2><p>You must be logged in to post a comment.</p><p>Sign in to the harbour office to pay your fees online.</p></article></main>`);
     expect(md).toContain('LATER paragraph 3');
-    for (const gone of ['Share on', 'ADVERTISEMENT', 'Skip Advertisement', 'continues below', 'Anzeige', 'Continue reading', 'Learn more', 'Follow us', 'min read', 'Listen to']) expect(md).not.toContain(gone);
+    for (const gone of ['Share on', 'ADVERTISEMENT', 'Skip Advertisement', 'continues below', 'Anzeige', 'Continue reading', 'Learn more', 'Follow us', 'min read', 'Listen to', 'EXIF', 'Create an account', 'must be logged in']) expect(md).not.toContain(gone);
     expect(md).toContain('Facebook Messenger');
     expect(md).toContain('Facebook, Instagram and TikTok');
+    expect(md).toContain('pay your fees online');
   });
 
   it("on a declared article without an <article> element, drops comments that do not hold the story's title, a classic 'commentlist' too", () => {

@@ -5,7 +5,8 @@ import { dropSubtree } from './sections.ts';
 
 // Text the page's interface prints inside the content, recognised by what it says when its classes say nothing
 // (hashed CSS-in-JS names): the label of an ad slot ("Advertisement", "Skip Advertisement", "Anzeige"), a reading
-// time, a lone "Continue reading" link, a share or follow bar ("Share on Facebook Share on Twitter"). Words, in the usual
+// time, a prompt to sign in, a lone "Continue reading" link, a share or follow bar ("Share on Facebook Share on
+// Twitter"). Words, in the usual
 // languages; never a site's names.
 
 // Text is charged to its block (page-model.ts): an inline element has no words of its own to judge.
@@ -29,6 +30,17 @@ const AD_LABEL = new RegExp(
 
 // What a story's toolbar says about reading it: "8 min read", "Reading time: 5 minutes", "Listen to this article".
 const READING_LABEL = /^(\d+[ -]?min(ute)?s?( read| to read)|(estimated )?reading time:? \d+[ -]?min(ute)?s?|listen to (this|the) (article|story)( \d+[ -]?min(ute)?s?)?)$/iu;
+
+// A prompt to sign in before taking part ("Join to see EXIF info", "Create an account or sign in to comment", "You
+// must be logged in to post a comment").
+const SIGN_IN_PROMPT = new RegExp(
+  `^(${[
+    '(please )?(join|sign in|sign up|log in|login|register|create an account)( (or|and) (sign in|sign up|log in|register|create an account))?( now)? (to|in order to) (see|view|read|reply|comment|post|join|continue|download|access|vote|like|participate|leave)\\b.{0,80}',
+    'you (must|need to|have to) (be )?(logged in|log in|signed in|sign in|registered|register)\\b.{0,80}',
+    'you are not logged in\\.?',
+  ].join('|')})$`,
+  'iu',
+);
 
 // A link alone in its block that opens the rest of this or another page ("Continue reading", "Learn more").
 const MORE_LINK = new RegExp(
@@ -67,7 +79,8 @@ export function dropUiLabels(model: PageModel, core: number): number {
     const text = shortText(el);
     if (text === null) continue;
     const allLinked = linkWords[i] >= words[i];
-    if (!AD_LABEL.test(text) && !READING_LABEL.test(text) && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) continue;
+    const label = AD_LABEL.test(text) || READING_LABEL.test(text) || SIGN_IN_PROMPT.test(text);
+    if (!label && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) continue;
     dropSubtree(model, i);
     count++;
   }
