@@ -42,6 +42,12 @@ const SIGN_IN_PROMPT = new RegExp(
   'iu',
 );
 
+// A post's or a thread's figures: labels and short values with a number ("Registered: 2016-07-02 Posts: 3,456",
+// "Replies 1 Views 1.9k Created 1 yr"), nothing else. Not "Joined" (a seller's profile on an item page) nor "Last
+// edited" (a post's own note).
+const STAT_LABEL = /(registered|member since|posts|messages|reaction score|points|likes received|replies|views|created|last reply|last post|last activity)\s*:?/giu;
+const MAX_STAT_VALUE_WORDS = 5;
+
 // A link alone in its block that opens the rest of this or another page ("Continue reading", "Learn more").
 const MORE_LINK = new RegExp(
   `^(${[
@@ -79,12 +85,25 @@ export function dropUiLabels(model: PageModel, core: number): number {
     const text = shortText(el);
     if (text === null) continue;
     const allLinked = linkWords[i] >= words[i];
-    const label = AD_LABEL.test(text) || READING_LABEL.test(text) || SIGN_IN_PROMPT.test(text);
+    const label = AD_LABEL.test(text) || READING_LABEL.test(text) || SIGN_IN_PROMPT.test(text) || isStatsBlock(text);
     if (!label && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) continue;
     dropSubtree(model, i);
     count++;
   }
   return count;
+}
+
+function isStatsBlock(text: string): boolean {
+  const values: string[] = [];
+  let last = -1;
+  for (const match of text.matchAll(STAT_LABEL)) {
+    if (last < 0 && match.index !== 0) return false; // the block opens with a label
+    if (last >= 0) values.push(text.slice(last, match.index));
+    last = match.index + match[0].length;
+  }
+  if (last < 0) return false;
+  values.push(text.slice(last));
+  return values.every((value) => /\d/.test(value) && value.trim().split(/\s+/).length <= MAX_STAT_VALUE_WORDS);
 }
 
 function isShareBar(text: string, allLinked: boolean): boolean {
