@@ -5,9 +5,9 @@ import { dropSubtree } from './sections.ts';
 
 // Text the page's interface prints inside the content, recognised by what it says when its classes say nothing
 // (hashed CSS-in-JS names): the label of an ad slot ("Advertisement", "Skip Advertisement", "Anzeige"), a reading
-// time, a prompt to sign in, a lone "Continue reading" link, a share or follow bar ("Share on Facebook Share on
-// Twitter"). Words, in the usual
-// languages; never a site's names.
+// time, a prompt to sign in, a post's or thread's figures, a lone "Continue reading" link, a share or follow bar
+// ("Share on Facebook Share on Twitter"). A block goes when that is all it says. Words, in the usual languages;
+// never a site's names.
 
 // Text is charged to its block (page-model.ts): an inline element has no words of its own to judge.
 const MAX_LABEL_WORDS = 20;
