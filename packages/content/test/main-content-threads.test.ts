@@ -48,4 +48,11 @@ describe('forum threads', () => {
     expect(md).toContain('Last edited: Jul 9, 2022');
     expect(md).toContain('the ones on the north quay are rotten');
   });
+
+  it("drops a reply's subject line that repeats the thread's title after 'Re:', and keeps other headings", () => {
+    const md = thread(`<h1>Winter mooring</h1>${POSTS.map((text, i) => post(i, `${i ? '<h3><a href="#p">Re: Winter mooring</a></h3>' : ''}<p>${text}</p>`)).join('')}${post(3, '<h3>Re-rigging the mast</h3><p>Done in March.</p>')}`);
+    expect(md).not.toContain('Re: Winter');
+    expect(md).toContain('Re-rigging the mast');
+    for (const text of POSTS) expect(md).toContain(text.slice(0, 40));
+  });
 });

@@ -9,7 +9,7 @@ import { dropAuthorBios } from './author-bio.ts';
 import { dropEdgeLinkLists, dropSections } from './sections.ts';
 import { dropInlineTeasers } from './inline-teasers.ts';
 import { dropUiLabels } from './ui-labels.ts';
-import { dropQuotedPosts } from './quoted-posts.ts';
+import { dropReplyEchoes } from './reply-echoes.ts';
 import { cardGrids, leavesOutGrid, NO_GRIDS, threadPosts } from './alike-items.ts';
 
 const NO_HINTS: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
@@ -70,7 +70,7 @@ export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINT
   dropEdgeLinkLists(model, core, hints.article);
   dropInlineTeasers(model, core);
   dropUiLabels(model, core);
-  if (hints.discussion) dropQuotedPosts(model, core);
+  if (hints.discussion) dropReplyEchoes(model, core);
   markDuplicateBlocks(model, core);
   markRepeatedLines(model, core);
   const end = detachDropped(model, core);

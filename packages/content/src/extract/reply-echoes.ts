@@ -2,16 +2,49 @@ import type { DomElement } from '../dom.ts';
 import type { PageModel } from './page-model.ts';
 import { dropSubtree } from './sections.ts';
 
-// On a discussion a reply often quotes a post ("X wrote: …") that the page already shows: the quote repeats that
-// post's words, not the reply's. A <blockquote> most of whose word runs appear outside quotes in the content goes;
-// a quote of anything else (a post on another page, a letter, documentation) stays, and so does a forum whose
-// posts are themselves drawn as <blockquote>s (their words appear nowhere else).
+// What a reply on a discussion repeats rather than says. A quote of a post the page already shows ("X wrote: …"):
+// a <blockquote> most of whose word runs appear outside quotes in the content goes; a quote of anything else (a
+// post on another page, a letter, documentation) stays, and so does a forum whose posts are themselves drawn as
+// <blockquote>s (their words appear nowhere else). And a reply's subject line, the thread's title after "Re:".
+const REPLY_SUBJECT = /^\s*(re|aw|sv|vs|antw|rif|res)\s*(\[\d+\])?\s*:/i;
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const SHINGLE = 6;
 const MIN_REPEATED_SHARE = 0.7;
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Drops the quotes of posts shown elsewhere in nodes[core]; returns how many. */
-export function dropQuotedPosts(model: PageModel, core: number): number {
+/** Drops the quotes of posts shown elsewhere in nodes[core] and the replies' subject lines; returns how many. */
+export function dropReplyEchoes(model: PageModel, core: number): number {
+  return dropSubjectLines(model, core) + dropQuotedPosts(model, core);
+}
+
+function dropSubjectLines(model: PageModel, core: number): number {
+  const { nodes, parent, dropped } = model;
+  let count = 0;
+  const inside = new Uint8Array(nodes.length);
+  inside[core] = 1;
+  for (let i = core + 1; i < nodes.length && inside[parent[i]]; i++) {
+    inside[i] = 1;
+    const el = nodes[i] as DomElement;
+    if (dropped[i] || !HEADINGS.has(el.name) || !REPLY_SUBJECT.test(leadingText(el))) continue;
+    dropSubtree(model, i);
+    count++;
+  }
+  return count;
+}
+
+/** The first text of an element (a subject line's "Re:" opens it), at most a few nodes in. */
+function leadingText(el: DomElement): string {
+  let node: DomElement = el;
+  for (let depth = 0; depth < 4; depth++) {
+    const first = node.children.find((c) => c.type === 'text' ? c.data.trim() !== '' : c.type === 'tag');
+    if (first === undefined) return '';
+    if (first.type === 'text') return first.data;
+    node = first as DomElement;
+  }
+  return '';
+}
+
+function dropQuotedPosts(model: PageModel, core: number): number {
   const { nodes, parent, dropped, texts } = model;
   const inside = new Uint8Array(nodes.length);
   const quote = new Int32Array(nodes.length).fill(-1); // the outermost quote an element is in
