@@ -100,9 +100,10 @@ describe('news and blog pages', () => {
       ${story(3)}<p>ADVERTISEMENT</p><div><span>Skip Advertisement</span></div><div class="c2y">Story continues below advertisement</div><p>Anzeige</p><div class="m">8 min read</div><p>Listen to this article</p>${story(3, 'LATER')}
       <ul><li><div class="t"><a href="/channels/messenger">Facebook Messenger</a></div><p>Reach the fleet where they chat.</p></li></ul><p>The council will publish on Facebook, Instagram and TikTok.</p>
       <p><a href="/2026/05/02/harbour-budget/full">Continue reading</a></p><div class="l3"><a href="/dredging">Learn more</a></div><div>Follow us on Instagram</div>
-      <div class="p1"><a href="/join">Join</a> to see EXIF info for this image</div><h2>Create an account or sign in to comment</h2><p>You must be logged in to post a comment.</p><p>Sign in to the harbour office to pay your fees online.</p></article></main>`);
+      <div class="p1"><a href="/join">Join</a> to see EXIF info for this image</div><h2>Create an account or sign in to comment</h2><p>You must be logged in to post a comment.</p><p>Sign in to the harbour office to pay your fees online.</p>
+      <p><a href="/guides/moorings">Read full article<span class="sr-only">: A guide to winter moorings</span></a></p><p><a class="signin-button" href="/login">Sign In</a> or <a href="/register">Register</a> to comment.</p></article></main>`);
     expect(md).toContain('LATER paragraph 3');
-    for (const gone of ['Share on', 'ADVERTISEMENT', 'Skip Advertisement', 'continues below', 'Anzeige', 'Continue reading', 'Learn more', 'Follow us', 'min read', 'Listen to', 'EXIF', 'Create an account', 'must be logged in']) expect(md).not.toContain(gone);
+    for (const gone of ['Share on', 'ADVERTISEMENT', 'Skip Advertisement', 'continues below', 'Anzeige', 'Continue reading', 'Learn more', 'Follow us', 'min read', 'Listen to', 'EXIF', 'Create an account', 'must be logged in', 'Read full article', 'to comment.']) expect(md).not.toContain(gone);
     expect(md).toContain('Facebook Messenger');
     expect(md).toContain('Facebook, Instagram and TikTok');
     expect(md).toContain('pay your fees online');

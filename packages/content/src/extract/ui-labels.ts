@@ -35,7 +35,8 @@ const READING_LABEL = /^(\d+[ -]?min(ute)?s?( read| to read)|(estimated )?readin
 // must be logged in to post a comment").
 const SIGN_IN_PROMPT = new RegExp(
   `^(${[
-    '(please )?(join|sign in|sign up|log in|login|register|create an account)( (or|and) (sign in|sign up|log in|register|create an account))?( now)? (to|in order to) (see|view|read|reply|comment|post|join|continue|download|access|vote|like|participate|leave)\\b.{0,80}',
+    // ("or Register to comment" when its "Sign In" button already went as a control)
+    '((or|and) )?(please )?(join|sign in|sign up|log in|login|register|create an account)( (or|and) (sign in|sign up|log in|register|create an account))?( now)? (to|in order to) (see|view|read|reply|comment|post|join|continue|download|access|vote|like|participate|leave)\\b.{0,80}',
     'you (must|need to|have to) (be )?(logged in|log in|signed in|sign in|registered|register)\\b.{0,80}',
     'you are not logged in\\.?',
   ].join('|')})$`,
@@ -75,6 +76,10 @@ const SHARE_FILLER = new Set(['this', 'the', 'article', 'story', 'post', 'page',
 export function dropUiLabels(model: PageModel, core: number): number {
   const { nodes, parent, words, linkWords, dropped } = model;
   let count = 0;
+  // Furniture inside a label (a screen-reader-only ": The 6 Best Tents" after "Read full article") is no part of
+  // what it shows; it is still in the tree until the content is detached.
+  const gone = new Set<DomNode>();
+  for (let i = core + 1; i < nodes.length && parent[i] >= core; i++) if (dropped[i] === 1) gone.add(nodes[i] as DomElement);
   const inside = new Uint8Array(nodes.length);
   inside[core] = 1;
   for (let i = core + 1; i < nodes.length && inside[parent[i]]; i++) {
@@ -82,7 +87,7 @@ export function dropUiLabels(model: PageModel, core: number): number {
     if (dropped[i] || words[i] === 0 || words[i] > MAX_LABEL_WORDS) continue;
     const el = nodes[i] as DomElement;
     if (!BLOCKS.has(el.name)) continue;
-    const text = shortText(el);
+    const text = shortText(el, gone);
     if (text === null) continue;
     const allLinked = linkWords[i] >= words[i];
     const label = AD_LABEL.test(text) || READING_LABEL.test(text) || SIGN_IN_PROMPT.test(text) || isStatsBlock(text);
@@ -122,7 +127,7 @@ function isShareBar(text: string, allLinked: boolean): boolean {
  * The element's whole text (a space between elements: "Share on Facebook" and "Share on Twitter" are two links),
  * collapsed and its edges trimmed; null when it runs past MAX_LABEL_CHARS or MAX_LABEL_NODES.
  */
-function shortText(el: DomElement): string | null {
+function shortText(el: DomElement, gone: ReadonlySet<DomNode>): string | null {
   let text = '';
   const stack: DomNode[] = [el];
   for (let seen = 0; stack.length > 0; seen++) {
@@ -131,7 +136,7 @@ function shortText(el: DomElement): string | null {
     if (node.type === 'text') {
       text += node.data;
       if (text.length > MAX_LABEL_CHARS * 4) return null;
-    } else if (isElement(node)) {
+    } else if (isElement(node) && !gone.has(node)) {
       text += ' ';
       for (let c = node.children.length - 1; c >= 0; c--) stack.push(node.children[c]);
     }
