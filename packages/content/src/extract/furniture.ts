@@ -106,7 +106,12 @@ export function markFurniture(
   // page decides, not each one's.
   const groupGood = new Map<string, number>();
   const siblingGood = new Map<string, number>();
+  // Inside <pre> and <code> classes are a highlighter's tokens ("token comment", "hljs-meta"): code, never furniture.
+  const inCode = new Uint8Array(n);
   for (let i = 1; i < n; i++) {
+    const name = (nodes[i] as DomElement).name;
+    inCode[i] = inCode[parent[i]] || (name === 'pre' || name === 'code' ? 1 : 0);
+    if (inCode[parent[i]]) continue;
     const mark = signUpBox[i] ? SIGN_UP_BOX : furnitureOf(nodes[i] as DomElement);
     if (mark === null) continue;
     marks[i] = mark;
