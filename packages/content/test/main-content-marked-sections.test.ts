@@ -118,4 +118,11 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).toContain('no limit on the number of boats');
     expect(md).not.toContain('for harbours and marinas');
   });
+
+  it('reads no name into a BEM modifier saying what an element shows, and still reads a modifier naming it', () => {
+    const price = `<div class="price price--large price--on-sale price--show-badge"><span class="price-item price-item--sale">$24.00</span> <span class="badge price__badge-sale">Sale</span></div>`;
+    const md = markdownOf(`<main><h1>Berth holder plan</h1>${price}<p>Everything a harbour office needs to keep track of its berth holders, in one plan.</p><div class="section section--related"><a href="/a">Other plans</a> <a href="/b">Pricing</a></div></main>`);
+    expect(md).toContain('$24.00');
+    expect(md).not.toContain('Other plans');
+  });
 });

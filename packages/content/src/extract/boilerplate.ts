@@ -129,11 +129,18 @@ function moduleLocalName(token: string): string {
   return split > 0 && split < bare.length - 1 ? bare.slice(split + 1) : bare;
 }
 
-/** The class value without utility tokens, CSS-module hashes and component headers. */
+// A BEM modifier saying what an element has or shows ("price--show-badge", "card--has-video", "post--no-comments")
+// names no part of it: the words from such a modifier on are no name of the element. (Without the "--", "has-X"
+// is too often a component of its own: a carousel "has-buttons" is still a carousel of them.)
+const HAS_PART = /--(has|with|without|show|shows|hide|no)[-_]/i;
+
+/** The class value without utility tokens, CSS-module hashes, what it says an element has, and component headers. */
 function classNames(names: string): string {
   const kept: string[] = [];
-  for (const token of names.split(/\s+/)) {
-    if (UTILITY_TOKEN.test(token)) continue;
+  for (const whole of names.split(/\s+/)) {
+    if (UTILITY_TOKEN.test(whole)) continue;
+    const has = HAS_PART.exec(whole);
+    const token = has === null ? whole : whole.slice(0, has.index);
     const bare = moduleLocalName(token);
     const words = /header/i.test(bare) ? wordsOf(bare) : null;
     kept.push(words !== null && isComponentHeader(words) ? words.filter((word) => word !== 'header').join('-') : bare);
