@@ -72,4 +72,16 @@ describe('a collection page’s product grid', () => {
     expect(md).toContain('twenty thousand is what you want');
     expect(md).not.toContain('Tidewater rain jacket');
   });
+
+  it("on one product's page, drops the other products offered under it, however their block is drawn", () => {
+    const product = `<div class="summary"><h1>Harbour rain jacket</h1><span>$120</span><button>Add to cart</button>${GUIDE.slice(0, 3).map((p) => `<p>${p}</p>`).join('')}</div>`;
+    // Cards with a line of their own beside the link: no list of links that goes by its link share alone.
+    const listed = (label: string) => `<ul class="products">${['Skerry', 'Fulmar', 'Gannet'].map((n) => `<li class="product"><a href="/p/${n}"><h2>${label} ${n} jacket</h2></a><p>Packs into its own pocket, $99</p></li>`).join('')}</ul>`;
+    const md = markdownOf(`<main>${product}
+      <section class="x1"><h2>You may also like…</h2>${listed('Offered')}</section>
+      <div class="block x2"><div class="block-title"><strong role="heading" aria-level="2">We found other products you might like!</strong></div>${listed('Found')}</div>
+      <div class="upsell-products">${listed('Upsold')}</div></main>`);
+    expect(md).toContain('twenty thousand is what you want');
+    for (const gone of ['Offered Skerry', 'Found Skerry', 'Upsold Skerry']) expect(md).not.toContain(gone);
+  });
 });

@@ -24,7 +24,7 @@ const FURNITURE_WORDS = new Set([
   'buttons', 'btn', 'cart', 'review', 'reviews', 'posts', 'more', 'read', 'filter', 'filters', 'facet', 'facets',
   'sort', 'sorting', 'refinements', 'footnote', 'footnotes', 'endnotes', 'references', 'reflist', 'citations', 'jump',
   'button', 'cta', 'legal', 'notice', 'extras', 'reader', 'unavailable', 'likes', 'feedback', 'recirc',
-  'recirculation', 'paywall', 'regwall', 'commentlist',
+  'recirculation', 'paywall', 'regwall', 'commentlist', 'upsell', 'upsells', 'crosssell', 'crosssells',
 ]);
 
 // Elements whose tag already says what they are: a class word ("sticky-header" on a data table) does not make

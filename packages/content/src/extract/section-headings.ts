@@ -24,6 +24,7 @@ const RELATED = new RegExp(
     'up\\s+next', 'watch\\s+next', 'don[\'’]?t\\s+miss(\\s+(this|these|out))?', 'editor[\'’]?s[\'’]?\\s+(picks?|choice)',
     'in\\s+other\\s+news', '(from\\s+)?around\\s+the\\s+web', '(sponsored|promoted|partner)\\s+(stories|content|links|posts)',
     'customers\\s+(also|who)\\s+.*(bought|viewed|purchased).*',
+    '(we\\s+found\\s+)?other\\s+products\\s+you\\s+(may|might)\\s+(also\\s+)?like',
     'frequently\\s+bought\\s+together',
     '(your\\s+)?(recently|previously)\\s+viewed(\\s+(products|items))?',
     '(your\\s+)?browsing\\s+history',

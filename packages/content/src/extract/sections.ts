@@ -85,11 +85,15 @@ function sectionOf(model: PageModel, end: Int32Array, heading: number, level: nu
   while (parent[unit] > 0 && words[parent[unit]] <= words[unit] && !isRoot(nodes[parent[unit]])) unit = parent[unit];
   const section = [unit];
   const p = parent[unit];
-  // The section's items: siblings alike to the first one after the heading (teaser cards, comments), each of which
-  // may carry a title of the heading's own level ("Related" over cards titled in <h3>s like itself).
+  // The section's items: siblings alike to the first one after the heading (teaser cards, comments), or that
+  // first sibling when it is a list of alike items itself, each of which may carry a title of the heading's own
+  // level ("Related" over cards titled in <h3>s like itself).
   const items = itemShape(model, end, unit);
-  for (let s = end[unit]; s < nodes.length && parent[s] === p; s = end[s]) {
-    if ((items === null || shapeOf(nodes[s] as DomElement) !== items) && hasHeadingAtOrAbove(model, end, s, level)) break;
+  const first = end[unit];
+  const list = first < nodes.length && parent[first] === p && isItemList(nodes[first] as DomElement) ? first : -1;
+  for (let s = first; s < nodes.length && parent[s] === p; s = end[s]) {
+    const item = s === list || (items !== null && shapeOf(nodes[s] as DomElement) === items);
+    if (!item && hasHeadingAtOrAbove(model, end, s, level)) break;
     if (kind === 'related' && hasProse(model, end, s)) break;
     section.push(s);
   }
@@ -112,6 +116,24 @@ function itemShape(model: PageModel, end: Int32Array, unit: number): string | nu
   if (HEADINGS.has(a.name)) return null;
   const shape = shapeOf(a);
   return shapeOf(nodes[second] as DomElement) === shape ? shape : null;
+}
+
+// How many of a list's first children are looked at to tell a list of alike items.
+const LIST_SAMPLE = 20;
+
+/** A <ul>/<ol>, or an element whose first children (two or more) are all alike: a list of items. */
+function isItemList(el: DomElement): boolean {
+  if (el.name === 'ul' || el.name === 'ol') return true;
+  let shape: string | null = null;
+  let seen = 0;
+  for (const child of el.children) {
+    if (child.type !== 'tag') continue;
+    const own = shapeOf(child);
+    if (shape !== null && own !== shape) return false;
+    shape = own;
+    if (++seen >= LIST_SAMPLE) break;
+  }
+  return seen >= 2;
 }
 
 function hasHeadingAtOrAbove(model: PageModel, end: Int32Array, root: number, level: number): boolean {
