@@ -125,4 +125,15 @@ describe('content sections sharing a furniture class word', () => {
     expect(md).toContain('$24.00');
     expect(md).not.toContain('Other plans');
   });
+
+  it("drops a heading's permalink mark, and keeps a heading whose text is its own link", () => {
+    const md = markdownOf(`<main><h1>Plans</h1><p>Every plan includes the berth register and the tide-table newsletter for all holders.</p>
+      <h2 id="fees">Mooring fees<a class="headerlink" href="#fees" title="Permalink">¶</a></h2><p>${TOPICS[0][1]}</p>
+      <h2 id="tides">Tide tables<a hidden class="anchor" aria-hidden="true" href="#tides">#</a></h2><p>${TOPICS[1][1]}</p>
+      <h2 id="email"><a href="#email">Email newsletter</a></h2><p>${TOPICS[2][1]}</p></main>`);
+    expect(md).toContain('## Mooring fees\n');
+    expect(md).toContain('## Tide tables\n');
+    expect(md).not.toContain('¶');
+    expect(md).toContain('Email newsletter](');
+  });
 });

@@ -119,4 +119,12 @@ describe('news and blog pages', () => {
       expect(md).not.toContain('Comment 3:');
     }
   });
+
+  it('drops comments inside the article headed with a count glued on or a sentence', () => {
+    for (const heading of ['Comments<span class="comments__count">15</span>', '<span class="text">This Post Has 18 Comments</span>']) {
+      const md = markdownOf(`<main><article class="node"><h1>Council agrees harbour budget</h1>${story(3)}<section class="x7"><h2>${heading}</h2>${comments(18).replaceAll('li', 'div')}</section></article></main>`);
+      expect(md).toContain('BODY paragraph 3');
+      expect(md).not.toContain('Comment 3:');
+    }
+  });
 });

@@ -160,6 +160,7 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
       break;
     case 'a':
       if (attribs.href !== undefined) page.hrefs.push(attribs.href);
+      if (isHeadingPermalink(el)) return false;
       break;
     case 'area':
       if (attribs.href !== undefined) page.hrefs.push(attribs.href);
@@ -198,6 +199,19 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
   if (attribs.id !== undefined && APP_ROOT_IDS.has(attribs.id.toLowerCase())) page.appRoot = true;
   // Hidden elements stay: tabs, accordions and script-revealed sections often hold the main content.
   return !DROPPED.has(name);
+}
+
+// A heading's permalink: a link to the heading's own fragment drawn as a mark ("¶" in Sphinx, "#" in Hugo themes,
+// an icon or a zero-width space in Docusaurus and GitHub). Its mark is no part of the heading's text.
+const PERMALINK_MARK = /^[\s#¶§⚓🔗\u200b\ufeff]*$/u;
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+function isHeadingPermalink(el: DomElement): boolean {
+  if (!el.attribs.href?.startsWith('#')) return false;
+  const up = el.parent;
+  if (up === null || !isElement(up) || !HEADING_TAGS.has(up.name)) return false;
+  // A link holding the title itself ("<h2><a href="#x">Title</a></h2>") is the heading's text.
+  return el.children.length <= 3 && PERMALINK_MARK.test(textContent(el));
 }
 
 function isEntryControl(el: DomElement): boolean {

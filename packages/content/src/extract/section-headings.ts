@@ -72,8 +72,10 @@ const RELATED = new RegExp(
   'iu',
 );
 
+// A count may lead ("14 Comments", "This Post Has 18 Comments") or follow, in brackets or glued on by markup
+// ("Comments (15)", "Comments15" from <h2>Comments<span>15</span></h2>).
 const COMMENTS = new RegExp(
-  `^((\\d+|one|no)\\s+)?(${[
+  `^((this\\s+(post|article|entry|story)\\s+has\\s+)?(\\d+|one|no)\\s+)?(${[
     'comments?',
     // WordPress's own: "14 thoughts on “Title”", "One thought on …" (never "Thoughts" alone: an essay's section)
     'thoughts?(?=\\s+(on|to)\\b)',
@@ -99,7 +101,7 @@ const COMMENTS = new RegExp(
     '评论',
     'コメント',
     '댓글',
-  ].join('|')})(\\s+(on|to|for|zu|sur|en|su|em|op)\\b.*)?(\\s*\\(\\d+\\))?\\s*[:.]?$`,
+  ].join('|')})(\\s+(on|to|for|zu|sur|en|su|em|op)\\b.*)?(\\s*\\(?\\d[\\d,.]*\\)?)?\\s*[:.]?$`,
   'iu',
 );
 
