@@ -210,8 +210,23 @@ function isHeadingPermalink(el: DomElement): boolean {
   if (!el.attribs.href?.startsWith('#')) return false;
   const up = el.parent;
   if (up === null || !isElement(up) || !HEADING_TAGS.has(up.name)) return false;
-  // A link holding the title itself ("<h2><a href="#x">Title</a></h2>") is the heading's text.
-  return el.children.length <= 3 && PERMALINK_MARK.test(textContent(el));
+  // A link holding the title itself ("<h2><a href="#x">Title</a></h2>") or a picture is the heading's content.
+  return el.children.length <= 3 && PERMALINK_MARK.test(textContent(el)) && !holdsPicture(el);
+}
+
+// A permalink's icon is a few nodes deep at most; a link holding more is not one.
+const PERMALINK_NODES = 12;
+
+function holdsPicture(el: DomElement): boolean {
+  const queue: DomNode[] = el.children.slice(0, PERMALINK_NODES);
+  for (let seen = 0; seen < queue.length; seen++) {
+    if (seen >= PERMALINK_NODES) return true;
+    const node = queue[seen];
+    if (!isElement(node)) continue;
+    if (node.name === 'img' || node.name === 'picture' || node.name === 'video') return true;
+    for (let i = 0; i < node.children.length && queue.length <= PERMALINK_NODES; i++) queue.push(node.children[i]);
+  }
+  return false;
 }
 
 function isEntryControl(el: DomElement): boolean {
