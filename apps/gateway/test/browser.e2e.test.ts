@@ -7,9 +7,10 @@ let site: Awaited<ReturnType<typeof startFixtureSite>>;
 let gw: TestGateway;
 beforeAll(async () => {
   site = await startFixtureSite();
-  // One browser page, so a single slow render fills the pool.
-  gw = await startTestGateway({ TRAWL_BROWSER_PAGES: '1', TRAWL_FETCH_TIMEOUT_MS: '6000' });
-  // Chromium is launched on first use; launching it on a busy machine would eat the 6 s deadline of a test below.
+  // One browser page, so a single slow render fills the pool. The deadline leaves a 2.5 s render, its screenshot
+  // and HAR room on a loaded 2-core machine (another Chromium suite beside this one: 6 s was seen to run out).
+  gw = await startTestGateway({ TRAWL_BROWSER_PAGES: '1', TRAWL_FETCH_TIMEOUT_MS: '10000' });
+  // Chromium is launched on first use; launching it on a busy machine would eat the deadline of a test below.
   await (await gw.call('POST', '/v1/browser-scrape', { url: `${site.origin('site.test')}/article` })).json();
 });
 afterAll(async () => {
