@@ -139,7 +139,7 @@ function classNames(names: string): string {
   const kept: string[] = [];
   for (const whole of names.split(/\s+/)) {
     if (UTILITY_TOKEN.test(whole)) continue;
-    const has = HAS_PART.exec(whole);
+    const has = whole.includes('--') ? HAS_PART.exec(whole) : null;
     const token = has === null ? whole : whole.slice(0, has.index);
     const bare = moduleLocalName(token);
     const words = /header/i.test(bare) ? wordsOf(bare) : null;

@@ -46,7 +46,10 @@ const SIGN_IN_PROMPT = new RegExp(
 // A post's or a thread's figures: labels and short values with a number ("Registered: 2016-07-02 Posts: 3,456",
 // "Replies 1 Views 1.9k Created 1 yr"), nothing else. Not "Joined" (a seller's profile on an item page) nor "Last
 // edited" (a post's own note).
-const STAT_LABEL = /(registered|member since|posts|messages|reaction score|points|likes received|replies|views|created|last reply|last post|last activity)\s*:?/giu;
+const STAT_WORDS = 'registered|member since|posts|messages|reaction score|points|likes received|replies|views|created|last reply|last post|last activity';
+const STAT_LABEL = new RegExp(`(${STAT_WORDS})\\s*:?`, 'giu');
+// Most blocks: one anchored test.
+const STAT_OPENING = new RegExp(`^(${STAT_WORDS})`, 'iu');
 const MAX_STAT_VALUE_WORDS = 5;
 
 // A link alone in its block that opens the rest of this or another page ("Continue reading", "Learn more").
@@ -99,6 +102,7 @@ export function dropUiLabels(model: PageModel, core: number): number {
 }
 
 function isStatsBlock(text: string): boolean {
+  if (!STAT_OPENING.test(text)) return false;
   const values: string[] = [];
   let last = -1;
   for (const match of text.matchAll(STAT_LABEL)) {
@@ -111,7 +115,11 @@ function isStatsBlock(text: string): boolean {
   return values.every((value) => /\d/.test(value) && value.trim().split(/\s+/).length <= MAX_STAT_VALUE_WORDS);
 }
 
+// Most short blocks name no network: one native search spares splitting them into words.
+const ANY_NETWORK = /facebook|twitter|\bx\b|linkedin|whatsapp|pinterest|reddit|telegram|messenger|tumblr|flipboard|bluesky|threads|mastodon|instagram|youtube|tiktok|mail|print/i;
+
 function isShareBar(text: string, allLinked: boolean): boolean {
+  if (!ANY_NETWORK.test(text)) return false;
   const found = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
   let networks = 0;
   let verbs = 0;
