@@ -1,5 +1,6 @@
 import { isElement, type DomElement, type DomNode } from '../dom.ts';
-import { isEntryForm, isSectionTitle } from './prepare-page.ts';
+import { isEntryForm } from './forms.ts';
+import { isSectionTitle } from './prepare-page.ts';
 
 // Page furniture recognised by tag, ARIA role or class/id words. These are hints, not verdicts: the extractor
 // drops a marked element only when it is small next to the page or mostly links (see furniture.ts).

@@ -1,5 +1,5 @@
 import { furnitureOf, isArticleLandmark, isContentLandmark, type FurnitureMark } from './boilerplate.ts';
-import { isSignUpForm } from './prepare-page.ts';
+import { isSignUpForm } from './forms.ts';
 import type { DomDocument, DomElement } from '../dom.ts';
 
 // Furniture is dropped only while it holds less than this share of the page's estimated content (a tag or role

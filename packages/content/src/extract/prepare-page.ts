@@ -1,6 +1,7 @@
 import { createText, isElement, textContent, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
 import { collapse, countWords } from '../text.ts';
 import { isInHeading, isPurchaseControl, isSectionToggle } from './buttons.ts';
+import { FormControls } from './forms.ts';
 
 /** What one pass over the parsed document learns before extraction, besides the cleaned tree itself. */
 export interface PreparedPage {
@@ -46,27 +47,6 @@ export const MAX_DEPTH = 160;
 // Dropped elements whose subtrees cannot hold page links (or were already read for metadata).
 const NO_LINKS = new Set(['head', 'script', 'style', 'template', 'svg', 'math', 'title', 'a', 'area']);
 
-// Controls a reader types into. A form with two or more of them (a contact, sign-up, lead or comment form) is
-// something to fill in, not something to read: its labels and help texts are never the page's content.
-const ENTRY_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'number', 'password', 'date', 'datetime-local']);
-const ENTRY_FORM_CONTROLS = 2;
-
-/** Forms found to be data-entry forms by preparePage (kept in the tree: furniture.ts judges them by size). */
-const entryForms = new WeakSet<DomElement>();
-
-export function isEntryForm(el: DomElement): boolean {
-  return el.name === 'form' && entryForms.has(el);
-}
-
-// A form whose one field takes an email address is a newsletter or sign-up box ("Get the Morning Brief"), however
-// it is named: furniture.ts drops the small block around it with it.
-const EMAIL_NAME = /e-?mail/i;
-const signUpForms = new WeakSet<DomElement>();
-
-export function isSignUpForm(el: DomElement): boolean {
-  return el.name === 'form' && signUpForms.has(el);
-}
-
 /** Buttons found by preparePage to carry a section's title (read as text, never furniture). */
 const sectionTitles = new WeakSet<DomElement>();
 
@@ -101,8 +81,7 @@ export function preparePage(root: DomDocument): PreparedPage {
   const touched = new Set<DomElement | DomDocument>();
   const nodes: DomNode[] = [];
   const depths: number[] = [];
-  const entryControls = new Map<DomElement, number>();
-  const emailControls = new Set<DomElement>();
+  const forms = new FormControls();
   for (let i = root.children.length - 1; i >= 0; i--) {
     nodes.push(root.children[i]);
     depths.push(1);
@@ -118,8 +97,7 @@ export function preparePage(root: DomDocument): PreparedPage {
       continue;
     }
     if (!inspect(node, page)) {
-      if (isEntryControl(node)) countEntryControl(node, entryControls, emailControls);
-      else if (isPurchaseControl(node)) page.purchaseControls++;
+      if (!forms.note(node) && isPurchaseControl(node)) page.purchaseControls++;
       removed.add(node);
       touched.add(parent);
       // Hidden menus and dialogs still hold links a crawler wants.
@@ -139,10 +117,7 @@ export function preparePage(root: DomDocument): PreparedPage {
       depths.push(depth + 1);
     }
   }
-  for (const [form, count] of entryControls) {
-    if (count >= ENTRY_FORM_CONTROLS) entryForms.add(form);
-    else if (emailControls.has(form)) signUpForms.add(form);
-  }
+  forms.judge();
   for (const parent of touched) {
     const kept: DomNode[] = [];
     for (const child of parent.children) if (!removed.has(child)) kept.push(replaced.get(child) ?? child);
@@ -227,30 +202,6 @@ function holdsPicture(el: DomElement): boolean {
     for (let i = 0; i < node.children.length && queue.length <= PERMALINK_NODES; i++) queue.push(node.children[i]);
   }
   return false;
-}
-
-function isEntryControl(el: DomElement): boolean {
-  if (el.name === 'textarea') return true;
-  return el.name === 'input' && ENTRY_INPUT_TYPES.has((el.attribs.type ?? '').trim().toLowerCase());
-}
-
-/**
- * Charges a control to its nearest enclosing <form> (none: a control outside any form counts for nothing), and
- * notes the forms holding one that takes an email address.
- */
-function countEntryControl(el: DomElement, counts: Map<DomElement, number>, email: Set<DomElement>): void {
-  for (let up = el.parent; up !== null && up.type !== 'root'; up = up.parent) {
-    if (isElement(up) && up.name === 'form') {
-      counts.set(up, (counts.get(up) ?? 0) + 1);
-      if (isEmailControl(el)) email.add(up);
-      return;
-    }
-  }
-}
-
-function isEmailControl(el: DomElement): boolean {
-  const { type, name, id, placeholder } = el.attribs;
-  return type?.trim().toLowerCase() === 'email' || [name, id, placeholder].some((value) => value !== undefined && EMAIL_NAME.test(value));
 }
 
 function collectHead(head: DomElement, page: PreparedPage): void {
