@@ -1,10 +1,15 @@
 import type { DomElement } from '../dom.ts';
-import type { PageModel } from './page-model.ts';
+import { subtreeEnds, type PageModel } from './page-model.ts';
 
 // Siblings of one tag whose first class word is the same are items of one list: a thread's posts, a shop's cards.
 // The first class word only: a thread's opening post carries more classes than its replies ("message
 // threadAuthor"), and numbered ones ("post-4012") vary from post to post.
 const FIRST_CLASS = /^\s*(\S*)/;
+
+/** An element's shape: its tag and first class word, digits read as one mark ("post-4012" and "post-4013" alike). */
+export function shapeOf(el: DomElement): string {
+  return `${el.name} ${FIRST_CLASS.exec(el.attribs.class ?? '')![1].replace(/\d+/g, '#')}`;
+}
 
 // A thread: this many posts alike...
 const MIN_POSTS = 3;
@@ -37,7 +42,7 @@ function alikeItems(model: PageModel, region: number): AlikeItems {
     inside[i] = 1;
     if (dropped[i] || model.words[i] === 0) continue;
     const el = nodes[i] as DomElement;
-    const key = `${parent[i]} ${el.name} ${FIRST_CLASS.exec(el.attribs.class ?? '')![1].replace(/\d+/g, '#')}`;
+    const key = `${parent[i]} ${shapeOf(el)}`;
     items.keys[i] = key;
     items.counts.set(key, (items.counts.get(key) ?? 0) + 1);
     items.good.set(key, (items.good.get(key) ?? 0) + model.good[i]);
@@ -61,20 +66,20 @@ export function threadPosts(model: PageModel, region: number): Uint8Array {
 }
 
 /**
- * Where the grids of cards inside the region lie: the first and last grid element's index (-1 for none), and for
- * every element inside the region the last index of its subtree. A subtree is a run of indices, so an element
- * holds every grid when it holds the first and the last one.
+ * Where the grids of cards inside the region lie: the first and last grid element's index (-1 for none), and each
+ * element's subtree end. A subtree is a run of indices, so an element holds every grid when it holds the first and
+ * the last one.
  */
 export interface CardGrids {
   first: number;
   lastGrid: number;
-  last: Int32Array;
+  end: Int32Array;
 }
 
-export const NO_GRIDS: CardGrids = { first: -1, lastGrid: -1, last: new Int32Array(0) };
+export const NO_GRIDS: CardGrids = { first: -1, lastGrid: -1, end: new Int32Array(0) };
 
 export function cardGrids(model: PageModel, region: number): CardGrids {
-  const { counts, words, parents, end } = alikeItems(model, region);
+  const { counts, words, parents } = alikeItems(model, region);
   let first = -1;
   let lastGrid = -1;
   for (const [key, count] of counts) {
@@ -84,15 +89,10 @@ export function cardGrids(model: PageModel, region: number): CardGrids {
     if (grid > lastGrid) lastGrid = grid;
   }
   if (first < 0) return NO_GRIDS;
-  const last = new Int32Array(model.nodes.length);
-  for (let i = end - 1; i >= region; i--) {
-    if (last[i] < i) last[i] = i;
-    if (i > region && last[model.parent[i]] < last[i]) last[model.parent[i]] = last[i];
-  }
-  return { first, lastGrid, last };
+  return { first, lastGrid, end: subtreeEnds(model.parent, model.nodes.length) };
 }
 
 /** Whether the element at index i leaves out a grid of cards (an element inside a grid leaves out the rest). */
 export function leavesOutGrid(grids: CardGrids, i: number): boolean {
-  return grids.first >= 0 && (grids.first < i || grids.lastGrid > grids.last[i]);
+  return grids.first >= 0 && (grids.first < i || grids.lastGrid >= grids.end[i]);
 }

@@ -1,7 +1,7 @@
 import type { DomElement } from '../dom.ts';
 import { isInside } from './duplicate-blocks.ts';
-import type { PageModel } from './page-model.ts';
-import { ownValues, subtractFromAncestors, subtreeEnds } from './sections.ts';
+import { subtreeEnds, type PageModel } from './page-model.ts';
+import { ownValues, subtractFromAncestors } from './sections.ts';
 
 // Link lists that frame an article inside its container (a ticker of headlines above it, a list of tags, topics
 // or more links below it, a grid of teaser cards): lists of at least MIN_ITEMS short, mostly linked items (or as

@@ -13,7 +13,7 @@ const MIN_LINK_SHARE = 0.5;
 // A label is a few words; reading more of a block tells nothing more.
 const MAX_LABEL_CHARS = 60;
 // Punctuation and list marks around a label ("» Read more:", "RELATED |", "*Also read* -").
-const LABEL_EDGES = /^[\s*_>»›|:·•–—-]+|[\s*_>»›|:·•–—-]+$/g;
+export const LABEL_EDGES = /^[\s*_>»›|:·•–—-]+|[\s*_>»›|:·•–—-]+$/g;
 
 /** Drops the inline teasers inside nodes[core]; returns how many. */
 export function dropInlineTeasers(model: PageModel, core: number): number {

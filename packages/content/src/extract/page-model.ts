@@ -44,7 +44,7 @@ export const BLOCKS = new Set([
 // A block this long with few links reads as prose.
 const PROSE_WORDS = 20;
 
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): PageModel {
   const nodes: (DomElement | DomDocument)[] = [root];
@@ -114,6 +114,15 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
     texts,
     textLength: pageText.length,
   };
+}
+
+/** end[i]: the index after the last node of i's subtree (subtrees are contiguous in pre-order). */
+export function subtreeEnds(parent: Int32Array, n: number): Int32Array {
+  const size = new Int32Array(n).fill(1);
+  for (let i = n - 1; i > 0; i--) size[parent[i]] += size[i];
+  const end = new Int32Array(n);
+  for (let i = 0; i < n; i++) end[i] = i + size[i];
+  return end;
 }
 
 /** Adds each element's figures into its parent's (children come after parents in pre-order), skipping dropped. */

@@ -179,12 +179,10 @@ function inspect(el: DomElement, page: PreparedPage): boolean {
 // A heading's permalink: a link to the heading's own fragment drawn as a mark ("¶" in Sphinx, "#" in Hugo themes,
 // an icon or a zero-width space in Docusaurus and GitHub). Its mark is no part of the heading's text.
 const PERMALINK_MARK = /^[\s#¶§⚓🔗\u200b\ufeff]*$/u;
-const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 function isHeadingPermalink(el: DomElement): boolean {
   if (!el.attribs.href?.startsWith('#')) return false;
-  const up = el.parent;
-  if (up === null || !isElement(up) || !HEADING_TAGS.has(up.name)) return false;
+  if (!isInHeading(el)) return false;
   // A link holding the title itself ("<h2><a href="#x">Title</a></h2>") or a picture is the heading's content.
   return el.children.length <= 3 && PERMALINK_MARK.test(textContent(el)) && !holdsPicture(el);
 }

@@ -1,5 +1,5 @@
 import type { DomElement } from '../dom.ts';
-import type { PageModel } from './page-model.ts';
+import { HEADINGS, type PageModel } from './page-model.ts';
 import { dropSubtree } from './sections.ts';
 
 // What a reply on a discussion repeats rather than says. A quote of a post the page already shows ("X wrote: …"):
@@ -7,7 +7,6 @@ import { dropSubtree } from './sections.ts';
 // post on another page, a letter, documentation) stays, and so does a forum whose posts are themselves drawn as
 // <blockquote>s (their words appear nowhere else). And a reply's subject line, the thread's title after "Re:".
 const REPLY_SUBJECT = /^\s*(re|aw|sv|vs|antw|rif|res)\s*(\[\d+\])?\s*:/i;
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const SHINGLE = 6;
 const MIN_REPEATED_SHARE = 0.7;
 const WORD = /[\p{L}\p{N}]+/gu;

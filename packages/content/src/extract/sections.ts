@@ -1,13 +1,13 @@
 import { textContent, type DomElement } from '../dom.ts';
 import { isInside } from './duplicate-blocks.ts';
 import type { PageHints } from './page-hints.ts';
-import type { PageModel } from './page-model.ts';
+import { HEADINGS, subtreeEnds, type PageModel } from './page-model.ts';
+import { shapeOf } from './alike-items.ts';
 import { collapse } from '../text.ts';
 import { sectionKind, type SectionKind } from './section-headings.ts';
 
 // Sections that are not the page's content (their headings: section-headings.ts), dropped with what they head.
 
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 // A short block saying only "Related articles" is a heading even when the page styled a <div> as one.
 const TITLE_LIKE = new Set(['div', 'p', 'span', 'strong', 'b', 'header', 'legend', 'summary', 'caption']);
 const MAX_TITLE_WORDS = 8;
@@ -100,8 +100,6 @@ function sectionOf(model: PageModel, end: Int32Array, heading: number, level: nu
   return section;
 }
 
-const FIRST_CLASS = /^\s*(\S*)/;
-const shapeOf = (el: DomElement) => `${el.name} ${FIRST_CLASS.exec(el.attribs.class ?? '')![1]}`;
 
 /**
  * The shape (tag, first class word) of the items after a section's heading: the first two siblings after it, when
@@ -165,15 +163,6 @@ function isMicrodataComment(el: DomElement): boolean {
 }
 
 const isRoot = (node: unknown) => (node as { type: string }).type === 'root' || ['html', 'body'].includes((node as DomElement).name);
-
-/** end[i]: the index after the last node of i's subtree (subtrees are contiguous in pre-order). */
-export function subtreeEnds(parent: Int32Array, n: number): Int32Array {
-  const size = new Int32Array(n).fill(1);
-  for (let i = n - 1; i > 0; i--) size[parent[i]] += size[i];
-  const end = new Int32Array(n);
-  for (let i = 0; i < n; i++) end[i] = i + size[i];
-  return end;
-}
 
 /** Subtree sums (furniture left out) taken back to each node's own value: the sum less its kept children's. */
 export function ownValues(sums: Float64Array, parent: Int32Array, dropped: Uint8Array, n: number): Float64Array {

@@ -2,6 +2,7 @@ import { isElement, type DomElement, type DomNode } from '../dom.ts';
 import { collapse } from '../text.ts';
 import { BLOCKS, type PageModel } from './page-model.ts';
 import { dropSubtree } from './sections.ts';
+import { LABEL_EDGES } from './inline-teasers.ts';
 
 // Text the page's interface prints inside the content, recognised by what it says when its classes say nothing
 // (hashed CSS-in-JS names): the label of an ad slot ("Advertisement", "Skip Advertisement", "Anzeige"), a reading
@@ -14,7 +15,6 @@ const MAX_LABEL_WORDS = 20;
 // A label is short: reading more of a block tells nothing more.
 const MAX_LABEL_CHARS = 200;
 const MAX_LABEL_NODES = 200;
-const LABEL_EDGES = /^[\s*_>»›|:·•–—-]+|[\s*_>»›|:·•–—-]+$/g;
 
 const AD_LABEL = new RegExp(
   `^(${[
