@@ -21,12 +21,18 @@ export interface NetworkState {
   busyNew: boolean;
   /** ms since a content request last ended (its data is handed to the page's scripts then); Infinity if none. */
   sinceEnd: number;
+  /**
+   * ms since a content request to a new endpoint last ended (Infinity if none): its data is new to the page, which
+   * may still be parsing and applying it however long the text has held still.
+   */
+  sinceEndNew: number;
 }
 
 export class NetworkActivity {
   private readonly inflight = new Map<object, InFlight>();
   private readonly completed = new Set<string>();
   private lastEnd = -Infinity;
+  private lastEndNew = -Infinity;
   /** Every request the page made (diagnostics.browser_debug.network_event_count). */
   requests = 0;
 
@@ -41,8 +47,9 @@ export class NetworkActivity {
     const r = this.inflight.get(token);
     if (!r) return;
     this.inflight.delete(token);
-    this.completed.add(r.endpoint);
     this.lastEnd = this.clock();
+    if (!this.completed.has(r.endpoint)) this.lastEndNew = this.lastEnd;
+    this.completed.add(r.endpoint);
   }
 
   state(youngMs: number): NetworkState {
@@ -51,7 +58,7 @@ export class NetworkActivity {
     for (const r of this.inflight.values()) {
       if (now - r.startedAt < youngMs && !this.completed.has(r.endpoint)) busyNew = true;
     }
-    return { busy: this.inflight.size > 0, busyNew, sinceEnd: now - this.lastEnd };
+    return { busy: this.inflight.size > 0, busyNew, sinceEnd: now - this.lastEnd, sinceEndNew: now - this.lastEndNew };
   }
 }
 

@@ -66,6 +66,8 @@ export interface ActivityProbe {
   ready: boolean;
   /** The content there is thin (less than an article's first paragraphs): the page's own timers are worth a wait. */
   thin: boolean;
+  /** A reader sees some of the content already (false: nothing but furniture, a spinner or an empty root). */
+  shown: boolean;
   /** ms until a meta refresh takes the page elsewhere; null when none will. */
   navigationDueIn: number | null;
   sinceMutation: number;
@@ -73,7 +75,12 @@ export interface ActivityProbe {
   sinceBlockingFire: number;
   /** Since the page last called fetch() or XMLHttpRequest.send(). */
   sinceRequest: number;
-  /** A fetch/XHR the page started has not answered yet (seen before the browser's network events arrive). */
+  /** Since an answer to a new endpoint reached the page (a fetch resolved or its body was read, an XHR ended). */
+  sinceNewAnswer: number;
+  /**
+   * A fetch/XHR the page started has not answered yet, or its body is still being read (seen before the browser's
+   * network events arrive).
+   */
   fetching: boolean;
   /** ... one to a new endpoint, younger than youngMs. */
   fetchingNew: boolean;

@@ -119,6 +119,8 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
       waitEnd,
       onStage: (s) => void (stage = s),
     });
+    // Nothing to read yet and no more time: a timeout, not an empty page delivered as if it were the page.
+    if (settled.nothingShown) return failWith('timeout', true, { category: 'timeout', stage: 'load', errorCode: 'load_timeout' });
 
     const artifacts: RenderArtifact[] = [];
     if (req.screenshot) {

@@ -61,8 +61,8 @@ export interface SettleInput {
  *   1. nothing has changed, no timer worth running fired and no request started or ended for quietMs, no content
  *      request is in flight, no timer or idle callback worth running is due within holdMs and no young
  *      animation-frame loop is pending; or
- *   2. the text has not grown for holdMs, no request to a new endpoint is young, and no timer worth running is
- *      due within holdMs: the page is busy forever, but its content holds still.
+ *   2. the text has not grown for holdMs, no request to a new endpoint is young or answered within quietMs, and no
+ *      timer worth running is due within holdMs: the page is busy forever, but its content holds still.
  * A timer is worth running until its callback has once run without the text growing right after. While the content
  * is thin, any such timer due before the settle bound is worth waiting for (a page that draws its article 2 s after
  * load shows a heading until then), and so is a meta refresh that takes the page elsewhere. With process_iframes,
@@ -76,11 +76,14 @@ export function settleStep(input: SettleInput, policy: SettlePolicy = SETTLE_POL
   if (input.frames?.some((f) => !frameQuiet(f, policy))) return 'wait';
   const timerSoon = p.timerDueIn !== null && p.timerDueIn <= timerHorizonMs(p, input, policy);
   const framesBusy = p.framesPending > 0 && p.framesSinceGrowth < policy.idleFrames;
-  const quiet = Math.min(p.sinceMutation, p.sinceBlockingFire, p.sinceRequest, net.sinceEnd, input.sinceScan);
+  const answered = Math.min(p.sinceNewAnswer, net.sinceEndNew);
+  const quiet = Math.min(p.sinceMutation, p.sinceBlockingFire, p.sinceRequest, net.sinceEnd, input.sinceScan, answered);
   const busy = net.busy || p.fetching;
   const busyNew = net.busyNew || p.fetchingNew;
   if (quiet >= policy.quietMs && !busy && !timerSoon && !framesBusy) return 'read';
-  if (p.sinceGrowth >= policy.holdMs && input.sinceScan >= policy.quietMs && !busyNew && !timerSoon) return 'read';
+  // New data that just arrived is applied next: the text holding still until then says nothing.
+  const fresh = Math.min(input.sinceScan, answered) < policy.quietMs;
+  if (p.sinceGrowth >= policy.holdMs && !fresh && !busyNew && !timerSoon) return 'read';
   return 'wait';
 }
 

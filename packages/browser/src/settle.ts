@@ -27,6 +27,11 @@ export interface SettleResult {
   ms: number;
   /** The document never finished loading. */
   loadIncomplete: boolean;
+  /**
+   * The document was still being parsed at the bound and showed a reader nothing yet: reading it now would deliver
+   * an empty page that is not empty (a huge document Chromium had not parsed to its text).
+   */
+  nothingShown: boolean;
   /** Screens the lazy-content scan scrolled (0: no scan). */
   scanned: number;
 }
@@ -55,6 +60,7 @@ export async function settlePage(session: DriverSession, net: NetworkActivity, o
     reason,
     ms: Math.max(0, Math.round(Date.now() - startOf())),
     loadIncomplete: last === null ? false : last.readyState !== 'complete',
+    nothingShown: last !== null && last.readyState === 'loading' && !last.shown,
     scanned,
   });
   for (;;) {

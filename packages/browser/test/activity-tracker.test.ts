@@ -102,3 +102,30 @@ describe('activity tracker and callbacks slowed down', () => {
     expect(probe.timerDueIn!).toBeLessThanOrEqual(400);
   });
 });
+
+describe('activity tracker and the answers of requests', () => {
+  it('counts a response body the page is still reading as a request in flight, and notes when new data arrived', async () => {
+    await page.route('http://activity.test/data?part=*', (route) => route.fulfill({ contentType: 'application/json', body: '{"html":"<p>Part</p>"}' }));
+    await page.goto('http://activity.test/');
+    const seen = await page.evaluate(async (key) => {
+      const tracker = (window as unknown as Record<string, { look: (s: null, y: number, w: number) => ActivityProbe }>)[key]!;
+      const read = async (url: string) => {
+        const res = await fetch(url);
+        const body = res.json();
+        const reading = tracker.look(null, 2000, 0);
+        await body;
+        return { reading, after: tracker.look(null, 2000, 0) };
+      };
+      const first = await read('/data?part=2');
+      await new Promise((r) => setTimeout(r, 300));
+      // The same endpoint again: a poll, whose answer is not new data.
+      const again = await read('/data?part=2');
+      return { first, again };
+    }, KEY);
+    expect(seen.first.reading).toMatchObject({ fetching: true, fetchingNew: true });
+    expect(seen.first.after).toMatchObject({ fetching: false, fetchingNew: false });
+    expect(seen.first.after.sinceNewAnswer).toBeLessThan(250);
+    expect(seen.again.reading).toMatchObject({ fetching: true, fetchingNew: false });
+    expect(seen.again.after.sinceNewAnswer).toBeGreaterThanOrEqual(300);
+  });
+});

@@ -3,16 +3,18 @@ import { endpointKey, NetworkActivity } from '../src/network-activity.ts';
 import type { ActivityProbe } from '../src/page-scripts.ts';
 import { SETTLE_POLICY, settleStep } from '../src/settle-policy.ts';
 
-const idle = { busy: false, busyNew: false, sinceEnd: Infinity };
+const idle = { busy: false, busyNew: false, sinceEnd: Infinity, sinceEndNew: Infinity };
 const done: ActivityProbe = {
   readyState: 'complete',
   ready: true,
   thin: false,
+  shown: true,
   navigationDueIn: null,
   sinceMutation: 500,
   sinceGrowth: 500,
   sinceBlockingFire: Infinity,
   sinceRequest: Infinity,
+  sinceNewAnswer: Infinity,
   fetching: false,
   fetchingNew: false,
   timerDueIn: null,
@@ -40,7 +42,7 @@ describe('settle policy', () => {
 
   it('waits out a DOM change, a content request, a timer due soon and a young animation loop', () => {
     expect(step({ sinceMutation: SETTLE_POLICY.quietMs - 1, sinceGrowth: 0 })).toBe('wait');
-    expect(step({ sinceGrowth: 0 }, { busy: true, busyNew: false, sinceEnd: Infinity })).toBe('wait');
+    expect(step({ sinceGrowth: 0 }, { busy: true, busyNew: false, sinceEnd: Infinity, sinceEndNew: Infinity })).toBe('wait');
     expect(step({ timerDueIn: SETTLE_POLICY.holdMs, sinceGrowth: 60_000 })).toBe('wait');
     expect(step({ framesPending: 1, framesSinceGrowth: SETTLE_POLICY.idleFrames - 1, sinceGrowth: 0 })).toBe('wait');
   });
@@ -64,12 +66,25 @@ describe('settle policy', () => {
 
   it('reads a page that never stops changing once its text has held still for the hold window', () => {
     const busy = { sinceMutation: 5, framesPending: 1, framesSinceGrowth: 3 };
-    expect(step({ ...busy, sinceGrowth: SETTLE_POLICY.holdMs - 1 }, { busy: true, busyNew: false, sinceEnd: Infinity })).toBe('wait');
-    expect(step({ ...busy, sinceGrowth: SETTLE_POLICY.holdMs }, { busy: true, busyNew: false, sinceEnd: Infinity })).toBe('read');
+    expect(step({ ...busy, sinceGrowth: SETTLE_POLICY.holdMs - 1 }, { busy: true, busyNew: false, sinceEnd: Infinity, sinceEndNew: Infinity })).toBe('wait');
+    expect(step({ ...busy, sinceGrowth: SETTLE_POLICY.holdMs }, { busy: true, busyNew: false, sinceEnd: Infinity, sinceEndNew: Infinity })).toBe('read');
   });
 
   it('does not read a held-still page while a request to a new endpoint is young', () => {
-    expect(step({ sinceMutation: 5, sinceGrowth: 60_000 }, { busy: true, busyNew: true, sinceEnd: Infinity })).toBe('wait');
+    expect(step({ sinceMutation: 5, sinceGrowth: 60_000 }, { busy: true, busyNew: true, sinceEnd: Infinity, sinceEndNew: Infinity })).toBe('wait');
+  });
+
+  it('does not read a held-still page until the data of a request to a new endpoint that just answered is applied', () => {
+    // A lazy page's next part: its request ended (or its body was read) a moment ago, after a scan so slow on a
+    // loaded machine that the text had held still for longer than the hold window.
+    const stale = { sinceMutation: 2000, sinceGrowth: 2000, sinceRequest: 1300 };
+    expect(step(stale, { ...idle, sinceEnd: 0, sinceEndNew: 0 }, 260)).toBe('wait');
+    expect(step({ ...stale, sinceNewAnswer: 5 }, idle, 260)).toBe('wait');
+    expect(step({ ...stale, fetching: true, fetchingNew: true, sinceNewAnswer: 5 }, idle, 260)).toBe('wait');
+    expect(step(stale, { ...idle, sinceEnd: SETTLE_POLICY.quietMs, sinceEndNew: SETTLE_POLICY.quietMs }, 260)).toBe('read');
+    // A poll's answers (an endpoint that answered before) do not hold a busy page whose text holds still.
+    const polling = { ...stale, sinceMutation: 5, sinceRequest: 5 };
+    expect(step(polling, { busy: true, busyNew: false, sinceEnd: 0, sinceEndNew: 5000 }, Infinity)).toBe('read');
   });
 
   it('waits a quiet window after the lazy-content scan', () => {
@@ -78,7 +93,7 @@ describe('settle policy', () => {
   });
 
   it('without a tracker (an error page), reads once no content request is in flight', () => {
-    expect(step(null, { busy: true, busyNew: true, sinceEnd: Infinity })).toBe('wait');
+    expect(step(null, { busy: true, busyNew: true, sinceEnd: Infinity, sinceEndNew: Infinity })).toBe('wait');
     expect(step(null, { ...idle, sinceEnd: 10 })).toBe('wait');
     expect(step(null)).toBe('read');
   });
@@ -91,29 +106,34 @@ describe('network activity', () => {
     const img = {};
     const data = {};
     net.started({ token: img, kind: 'image', endpoint: 'GET http://a.test/x.png' });
-    expect(net.state(2000)).toEqual({ busy: false, busyNew: false, sinceEnd: Infinity });
+    expect(net.state(2000)).toEqual({ busy: false, busyNew: false, sinceEnd: Infinity, sinceEndNew: Infinity });
     net.started({ token: data, kind: 'fetch', endpoint: 'GET http://a.test/data' });
-    expect(net.state(2000)).toEqual({ busy: true, busyNew: true, sinceEnd: Infinity });
+    expect(net.state(2000)).toEqual({ busy: true, busyNew: true, sinceEnd: Infinity, sinceEndNew: Infinity });
     now = 2500;
-    expect(net.state(2000)).toEqual({ busy: true, busyNew: false, sinceEnd: Infinity }); // a long poll by now
+    expect(net.state(2000)).toEqual({ busy: true, busyNew: false, sinceEnd: Infinity, sinceEndNew: Infinity }); // a long poll by now
     net.ended(data);
     now = 2600;
-    expect(net.state(2000)).toEqual({ busy: false, busyNew: false, sinceEnd: 100 });
+    expect(net.state(2000)).toEqual({ busy: false, busyNew: false, sinceEnd: 100, sinceEndNew: 100 });
     expect(net.requests).toBe(2);
   });
 
   it('tells a repeated request (polling) from a new one', () => {
-    const net = new NetworkActivity(() => 0);
+    let now = 0;
+    const net = new NetworkActivity(() => now);
     const first = {};
     net.started({ token: first, kind: 'xhr', endpoint: 'GET http://a.test/poll' });
     net.ended(first);
-    net.started({ token: {}, kind: 'xhr', endpoint: 'GET http://a.test/poll' });
+    const again = {};
+    net.started({ token: again, kind: 'xhr', endpoint: 'GET http://a.test/poll' });
     expect(net.state(2000)).toMatchObject({ busy: true, busyNew: false });
+    now = 500;
+    net.ended(again);
+    expect(net.state(2000)).toMatchObject({ sinceEnd: 0, sinceEndNew: 500 });
     net.started({ token: {}, kind: 'xhr', endpoint: 'GET http://a.test/poll?page=2' });
     expect(net.state(2000)).toMatchObject({ busy: true, busyNew: true });
     const other = new NetworkActivity(() => 0);
     for (const kind of ['eventsource', 'websocket', 'ping', 'media', 'font', 'image']) other.started({ token: {}, kind, endpoint: `GET http://a.test/${kind}` });
-    expect(other.state(2000)).toEqual({ busy: false, busyNew: false, sinceEnd: Infinity });
+    expect(other.state(2000)).toEqual({ busy: false, busyNew: false, sinceEnd: Infinity, sinceEndNew: Infinity });
   });
 });
 

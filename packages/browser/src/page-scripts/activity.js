@@ -38,6 +38,7 @@
     measuredAt: -Infinity,
     ready: null,
     thin: true,
+    shown: false,
     readyAt: -Infinity,
     readyFor: null,
     dirty: true,
@@ -326,17 +327,56 @@
       return String(url);
     }
   };
+  // When an answer to a new endpoint last reached the page (a fetch resolved, its body was read, an XHR ended): the
+  // page applies that data next, however long its text has held still (a slow scan, a loaded machine).
+  let lastNewAnswer = -Infinity;
   const track = (endpoint) => {
     const id = ++requestSeq;
     lastRequestStart = now();
-    const entry = { endpoint, start: lastRequestStart, lastData: -Infinity };
+    const entry = { endpoint, start: lastRequestStart, lastData: -Infinity, fresh: false };
     requests.set(id, entry);
     const done = () => {
-      if (requests.delete(id)) answered.add(endpoint);
+      if (!requests.delete(id)) return;
+      entry.fresh = !answered.has(endpoint);
+      if (entry.fresh) lastNewAnswer = now();
+      answered.add(endpoint);
     };
     done.entry = entry;
     return done;
   };
+  // A fetch's body is read after its promise resolved (response.json()): until the read ends, the request is not
+  // over for the page. Responses map to their request's entry.
+  const bodies = new WeakMap();
+  let pendingBodies = 0;
+  let pendingFreshBodies = 0;
+  if (typeof Response === 'function') {
+    for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
+      if (typeof Response.prototype[name] !== 'function') continue;
+      define(
+        Response.prototype,
+        name,
+        new Proxy(Response.prototype[name], {
+          apply(target, self, args) {
+            const p = Reflect.apply(target, self, args);
+            const entry = bodies.get(self);
+            if (entry === undefined) return p;
+            const fresh = entry.fresh;
+            pendingBodies++;
+            if (fresh) pendingFreshBodies++;
+            const settled = () => {
+              pendingBodies--;
+              if (fresh) {
+                pendingFreshBodies--;
+                lastNewAnswer = now();
+              }
+            };
+            p.then(settled, settled);
+            return p;
+          },
+        }),
+      );
+    }
+  }
   // A response body the page reads as a stream (a live blog, a chat answer) is content still arriving: the request
   // that carried it has "answered" (its headers came) but its chunks keep coming. A read the page is waiting on,
   // with the last chunk younger than youngMs, counts as a young request; a stream silent for longer is a feed
@@ -377,7 +417,10 @@
           }
           const done = track(endpoint);
           const p = Reflect.apply(target, self, args);
-          p.then(done, done);
+          p.then((res) => {
+            done();
+            if (res !== null && typeof res === 'object') bodies.set(res, done.entry);
+          }, done);
           return p;
         },
       }),
@@ -445,6 +488,7 @@
     const j = readiness.judge(sel, shadowRoots);
     s.ready = document.readyState === 'loading' ? false : j.ready;
     s.thin = j.thin;
+    s.shown = j.shown;
     s.readyAt = t;
     s.readyFor = sel;
     s.dirty = false;
@@ -505,16 +549,20 @@
       fetching = true;
       fetchingNew = true;
     }
+    if (pendingBodies > 0) fetching = true;
+    if (pendingFreshBodies > 0) fetchingNew = true;
     const doc = document.documentElement;
     return {
       readyState: document.readyState,
       ready: s.ready,
       thin: s.thin,
+      shown: s.shown,
       navigationDueIn: refreshDueIn(t),
       sinceMutation: t - s.lastMutation,
       sinceGrowth: t - s.lastGrowth,
       sinceBlockingFire: t - s.lastBlockingFire,
       sinceRequest: t - lastRequestStart,
+      sinceNewAnswer: t - lastNewAnswer,
       fetching,
       fetchingNew,
       timerDueIn: timerDueIn === Infinity ? null : Math.max(0, timerDueIn),

@@ -61,11 +61,11 @@
     }
     return false;
   }
-  const NOT_READY = { ready: false, thin: true };
+  const NOT_READY = { ready: false, thin: true, shown: false };
   /**
    * Whether the main content (or, with a selector, the element it names) is there: not an empty app root, not
-   * only a spinner, skeleton or "Loading…" placeholder, not empty while the page has scripts to fill it; and
-   * whether it is thin.
+   * only a spinner, skeleton or "Loading…" placeholder, not empty while the page has scripts to fill it; whether
+   * it is thin; and whether a reader sees any of it yet (`shown`: false for an empty page, even a finished one).
    */
   function judge(selector, shadowRoots) {
     let root = null;
@@ -86,13 +86,13 @@
         if (el && !(el.textContent || '').trim() && !el.querySelector('img,svg,canvas,video')) return NOT_READY;
       }
     }
-    if (!selector && textSize(shadowRoots) > SURELY_CONTENT_CHARS) return { ready: true, thin: false };
+    if (!selector && textSize(shadowRoots) > SURELY_CONTENT_CHARS) return { ready: true, thin: false, shown: true };
     let text = mainText(root, !selector);
     if (text.length < THIN_MAIN_CHARS) text = (text + ' ' + shadowText(root, shadowRoots)).trim();
     if (PLACEHOLDER_TEXT.test(text)) return NOT_READY;
     if (text.length < SHORT_MAIN_CHARS && indicatorShown(root)) return NOT_READY;
-    if (text === '') return selector ? NOT_READY : { ready: document.scripts.length === 0, thin: true };
-    return { ready: true, thin: text.length < THIN_MAIN_CHARS };
+    if (text === '') return selector ? NOT_READY : { ready: document.scripts.length === 0, thin: true, shown: false };
+    return { ready: true, thin: text.length < THIN_MAIN_CHARS, shown: true };
   }
   return { judge, textSize };
 })

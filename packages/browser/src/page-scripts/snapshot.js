@@ -139,11 +139,13 @@
    * the scroll event), then 50 ms without mutations, at most 1 s. Quiet counts from the second frame, never from
    * the scroll: on a loaded machine frames come late. A list known to repaint on scroll (`expectChange`) is waited
    * for until it does, up to 500 ms, since many repaint on a debounce timer well after the 50 ms; a list read before
-   * its repaint loses the rows it was about to show. Resolves whether the list changed.
+   * its repaint loses the rows it was about to show. Those 500 ms count from the second frame too: a debounce timer
+   * starts when the scroll event is delivered, and under load that frame itself comes late. Resolves whether the
+   * list changed.
    */
   function settle(target, deadline, expectChange) {
     return new Promise((resolve) => {
-      const start = performance.now();
+      let start = performance.now();
       let last = start;
       let changed = false;
       const observer = new MutationObserver(() => {
@@ -163,7 +165,8 @@
       const begin = () => {
         if (started) return;
         started = true;
-        last = Math.max(last, performance.now());
+        start = performance.now();
+        last = Math.max(last, start);
         tick();
       };
       requestAnimationFrame(() => requestAnimationFrame(begin));

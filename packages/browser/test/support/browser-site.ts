@@ -8,6 +8,7 @@ import { createServer, type ServerResponse } from 'node:http';
  * Extra routes:
  *   /hang-once?id=X      the first request for X never gets an answer; later ones get a small page at once
  *   /slow?ms=N           a small page after N ms
+ *   /stall?shown=0|1     a document that starts and never ends: only a menu (0), or a menu and a whole article (1)
  *   /data/article.json   the data the JS-rendered article fetches
  *   /set-cookie          a page whose response sets a cookie
  *   /redirect-to?url=U   302 to U;  /redirect/N  N hops ending at /plain
@@ -59,6 +60,13 @@ export async function startBrowserSite(): Promise<BrowserSite> {
       const timer = setTimeout(() => send(res, 200, HTML, page('Slow page', `<p>Answered after ${ms} ms.</p>`)), ms);
       res.on('close', () => clearTimeout(timer));
       return;
+    }
+    if (path === '/stall') {
+      res.writeHead(200, { 'content-type': HTML });
+      res.write(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Stalled</title></head><body><nav>Home · Harbour · Log</nav>`);
+      if (url.searchParams.get('shown') === '1') res.write(`<main><h1>Stalled article</h1>${STALLED_ARTICLE}</main>`);
+      else res.write('<main><div><div>');
+      return; // never ended; the socket dies with the browser or the server
     }
     if (path === '/data/article.json') {
       return send(res, 200, 'application/json', JSON.stringify(ARTICLE_DATA));
@@ -129,3 +137,6 @@ const ARTICLE_DATA = {
     'At dawn the lamp is extinguished, the lens curtains are drawn against the sun, and the log is signed for the day keeper.',
   ],
 };
+
+/** Well over the reader's-text threshold of a thin page (content-ready.js): an article a reader would read. */
+const STALLED_ARTICLE = ARTICLE_DATA.paragraphs.map((p) => `<p>${p}</p>`).join('');
