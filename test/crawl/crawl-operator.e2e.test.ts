@@ -52,19 +52,24 @@ describe.each(MODES)('operator views and cancel (%s)', (mode) => {
     expect(running.crawls.map((c) => [c.id, c.team_id, c.plan.seeds])).toEqual([[created.id, team.id, 1]]);
     expect(adminErrorOf(await admin.crawls.resume.mutate({ crawl_id: created.id }).catch((e: unknown) => e))).toMatchObject({ code: 'CONFLICT' });
 
-    // The worker crawling it reports itself (cluster mode: from its own process) and holds the host's shard.
-    let worker = (await admin.workers.list.query()).workers.find((w) => w.shard_hosts.includes(host));
+    // The worker crawling it reports itself (cluster mode: from its own process) and holds the host's shard. The two
+    // views are read one after the other: a worker's report may name a shard whose lease lapsed under load a moment
+    // before its next tick renews it (seen once in a full run: owner null), so both are asked until they agree.
+    const views = async () => {
+      const worker = (await admin.workers.list.query()).workers.find((w) => w.shard_hosts.includes(host));
+      const shard = (await admin.frontier.stats.query({})).hosts.find((h) => h.host === host);
+      return { worker, shard };
+    };
+    let { worker, shard } = await views();
     const deadline = Date.now() + 10_000;
-    while (!(worker && worker.pages_per_second > 0) && Date.now() < deadline) {
+    while (!(worker && worker.pages_per_second > 0 && shard?.owner === worker.id) && Date.now() < deadline) {
       await sleep(100);
-      worker = (await admin.workers.list.query()).workers.find((w) => w.shard_hosts.includes(host));
+      ({ worker, shard } = await views());
     }
     expect(worker).toMatchObject({ state: 'live', shards: 1 });
     expect(worker!.pages_per_second).toBeGreaterThan(0);
     expect(worker!.pid).toBe(mode === 'cluster' ? env.workers[0].pid : process.pid);
     if (mode === 'cluster') expect(env.workers[0].workerIds).toContain(worker!.id);
-    const stats = await admin.frontier.stats.query({});
-    const shard = stats.hosts.find((h) => h.host === host);
     expect(shard).toMatchObject({ owner: worker!.id, crawls: 1 });
     expect(shard!.queued).toBeGreaterThan(0);
     expect(shard!.leased).toBeGreaterThan(0);
