@@ -1,6 +1,6 @@
 import { furnitureOf, isArticleLandmark, isContentLandmark, type FurnitureMark } from './boilerplate.ts';
 import { isSignUpForm } from './forms.ts';
-import type { DomDocument, DomElement } from '../dom.ts';
+import { textContent, type DomDocument, type DomElement } from '../dom.ts';
 
 // Furniture is dropped only while it holds less than this share of the page's estimated content (a tag or role
 // is a firmer hint than a class word), or when it is mostly links whatever its size.
@@ -62,6 +62,12 @@ export const NO_KIND: PageKind = { product: false, article: false, discussion: f
 // landmark the page's article rather than a card or one comment's body.
 const COMMENT_WORDS = new Set(['comment', 'comments', 'commentlist', 'respond', 'commentform', 'disqus']);
 const ARTICLE_PROSE = 100;
+// A note named "comments" in every one of many alike items, opening with its label (arXiv's "Comments: 10 pages, 4
+// figures" under each paper): the items' own field, beside their other text. A comment section is one block, and a
+// comment does not open with a label.
+const ITEM_NOTE_GROUP = 3;
+const ITEM_NOTE_WORDS = { min: 4, max: 40 };
+const ITEM_NOTE_LABEL = /^\s*\p{L}[\p{L} ]{0,20}:\s*\S/u;
 
 // A newsletter box: its heading, a line of pitch and the form. An ancestor with more words holds content too.
 const SIGN_UP_BOX_WORDS = 50;
@@ -105,6 +111,7 @@ export function markFurniture(
   // Elements marked alike (every post of a thread classed "comment") are judged together: their share of the
   // page decides, not each one's.
   const groupGood = new Map<string, number>();
+  const groupSize = new Map<string, number>();
   const siblingGood = new Map<string, number>();
   // Inside <pre> and <code> classes are a highlighter's tokens ("token comment", "hljs-meta"): code, never furniture.
   const inCode = new Uint8Array(n);
@@ -117,6 +124,7 @@ export function markFurniture(
     marks[i] = mark;
     const key = groupKey(nodes[i] as DomElement, i);
     groupGood.set(key, (groupGood.get(key) ?? 0) + rawGood[i]);
+    groupSize.set(key, (groupSize.get(key) ?? 0) + 1);
     const siblings = siblingKey(nodes[i] as DomElement, i, parent[i], mark);
     siblingGood.set(siblings, (siblingGood.get(siblings) ?? 0) + rawGood[i]);
   }
@@ -134,6 +142,13 @@ export function markFurniture(
   const outsideArticle = commentsOutsideArticle(nodes, parent, rawProse, marks, kind);
   const holdsProse = (i: number, linkDensity: number): boolean =>
     rawWords[i] >= NAVIGATION_PROSE_WORDS && rawProse[i] >= NAVIGATION_PROSE_SHARE * rawWords[i] && linkDensity < NAVIGATION_PROSE_LINKS;
+  const isItemNote = (i: number, linkDensity: number): boolean =>
+    (groupSize.get(groupKey(nodes[i] as DomElement, i)) ?? 0) >= ITEM_NOTE_GROUP &&
+    rawWords[i] >= ITEM_NOTE_WORDS.min &&
+    rawWords[i] <= ITEM_NOTE_WORDS.max &&
+    rawWords[parent[i]] >= 2 * rawWords[i] &&
+    linkDensity <= 0.5 &&
+    ITEM_NOTE_LABEL.test(textContent(nodes[i]));
   const isFurniture = (i: number): boolean => {
     if (!inLandmark[i] && (nodes[i] as DomElement).name === 'footer') return true;
     const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
@@ -145,6 +160,7 @@ export function markFurniture(
     const named = marks[i]!.kind === 'name' ? marks[i]!.words : null;
     // Comments outside the page's article go however long they run: a long thread must not outweigh a short story.
     if (outsideArticle[i]) return true;
+    if (named !== null && named.some((w) => COMMENT_WORDS.has(w)) && isItemNote(i, linkDensity)) return false;
     if (named !== null && named.every((w) => NAVIGATION_WORDS.has(w)) && holdsProse(i, linkDensity)) return false;
     if (named !== null && !kind.article && named.every((w) => PAGER_WORDS.has(w)) && rawWords[i] >= PAGED_CONTENT_WORDS) return false;
     if (named !== null && kind.product && named.some((w) => REVIEW_WORDS.has(w)) && totalGood - rawGood[i] >= MIN_PRODUCT_GOOD) return true;
