@@ -66,3 +66,48 @@ function isEmailControl(el: DomElement): boolean {
   return type?.trim().toLowerCase() === 'email' || [name, id, placeholder].some((value) => value !== undefined && EMAIL_NAME.test(value));
 }
 
+
+// Fields whose <label> is only their name: what a reader picks or types there is gone with the field.
+const NAMED_FIELD_INPUT_TYPES = new Set([...ENTRY_INPUT_TYPES, 'search']);
+const WRAPPING_LABEL_LEVELS = 4;
+
+/**
+ * The labels of fields the content tree drops: "Size" over a card's removed size picker, "Search" beside a removed
+ * search box. A label naming one (`for` its id) or holding one is a field's name without its field. Labels of
+ * checkboxes and radio buttons name the choice itself, and stay.
+ */
+export class FieldLabels {
+  private readonly ids = new Set<string>();
+  private readonly byFor: DomElement[] = [];
+  private readonly holding = new Set<DomElement>();
+
+  /** A field the content tree drops. */
+  field(el: DomElement): void {
+    if (!isNamedField(el)) return;
+    const id = el.attribs.id?.trim();
+    if (id) this.ids.add(id);
+    let up = el.parent;
+    for (let k = 0; k < WRAPPING_LABEL_LEVELS && up !== null && isElement(up); k++, up = up.parent) {
+      if (up.name === 'label') {
+        this.holding.add(up);
+        return;
+      }
+    }
+  }
+
+  /** A label the content tree keeps, so far. */
+  label(el: DomElement): void {
+    if (el.name === 'label' && el.attribs.for) this.byFor.push(el);
+  }
+
+  /** The labels left without their field. */
+  orphans(): DomElement[] {
+    const named = this.byFor.filter((l) => this.ids.has(l.attribs.for!.trim()));
+    return [...new Set([...named, ...this.holding])];
+  }
+}
+
+function isNamedField(el: DomElement): boolean {
+  if (el.name === 'select' || el.name === 'textarea') return true;
+  return el.name === 'input' && NAMED_FIELD_INPUT_TYPES.has((el.attribs.type ?? '').trim().toLowerCase());
+}

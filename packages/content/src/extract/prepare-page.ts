@@ -1,7 +1,7 @@
 import { createText, isElement, textContent, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
 import { collapse, countWords } from '../text.ts';
 import { isInHeading, isPurchaseControl, isSectionToggle } from './buttons.ts';
-import { FormControls } from './forms.ts';
+import { FieldLabels, FormControls } from './forms.ts';
 
 /** What one pass over the parsed document learns before extraction, besides the cleaned tree itself. */
 export interface PreparedPage {
@@ -82,6 +82,7 @@ export function preparePage(root: DomDocument): PreparedPage {
   const nodes: DomNode[] = [];
   const depths: number[] = [];
   const forms = new FormControls();
+  const labels = new FieldLabels();
   for (let i = root.children.length - 1; i >= 0; i--) {
     nodes.push(root.children[i]);
     depths.push(1);
@@ -98,12 +99,14 @@ export function preparePage(root: DomDocument): PreparedPage {
     }
     if (!inspect(node, page)) {
       if (!forms.note(node) && isPurchaseControl(node)) page.purchaseControls++;
+      labels.field(node);
       removed.add(node);
       touched.add(parent);
       // Hidden menus and dialogs still hold links a crawler wants.
       if (!NO_LINKS.has(node.name)) collectHrefs(node, page);
       continue;
     }
+    labels.label(node);
     // A buy button drawn as a link (role=button) stays in the page, but says as much as a <button> would.
     if (node.name === 'a' && node.attribs.role?.toLowerCase() === 'button' && isPurchaseControl(node)) page.purchaseControls++;
     if (depth >= MAX_DEPTH) {
@@ -118,6 +121,10 @@ export function preparePage(root: DomDocument): PreparedPage {
     }
   }
   forms.judge();
+  for (const label of labels.orphans()) {
+    removed.add(label);
+    touched.add(label.parent ?? root);
+  }
   for (const parent of touched) {
     const kept: DomNode[] = [];
     for (const child of parent.children) if (!removed.has(child)) kept.push(replaced.get(child) ?? child);
