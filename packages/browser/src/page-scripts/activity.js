@@ -348,7 +348,9 @@
   // over for the page. Responses map to their request's entry.
   const bodies = new WeakMap();
   let pendingBodies = 0;
-  let pendingFreshBodies = 0;
+  // Start times of pending reads of new endpoints' bodies: young ones count as young requests (a body that never
+  // ends, like a stream read whole, stops counting after youngMs, as a long poll does).
+  const freshReads = new Set();
   if (typeof Response === 'function') {
     for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
       if (typeof Response.prototype[name] !== 'function') continue;
@@ -360,13 +362,13 @@
             const p = Reflect.apply(target, self, args);
             const entry = bodies.get(self);
             if (entry === undefined) return p;
-            const fresh = entry.fresh;
+            const read = entry.fresh ? { start: now() } : null;
             pendingBodies++;
-            if (fresh) pendingFreshBodies++;
+            if (read) freshReads.add(read);
             const settled = () => {
               pendingBodies--;
-              if (fresh) {
-                pendingFreshBodies--;
+              if (read) {
+                freshReads.delete(read);
                 lastNewAnswer = now();
               }
             };
@@ -550,7 +552,7 @@
       fetchingNew = true;
     }
     if (pendingBodies > 0) fetching = true;
-    if (pendingFreshBodies > 0) fetchingNew = true;
+    for (const read of freshReads) if (t - read.start < youngMs) fetchingNew = true;
     const doc = document.documentElement;
     return {
       readyState: document.readyState,
