@@ -37,7 +37,11 @@ describe.each(MODES)('crawl wake-up (%s)', (mode) => {
 
   it('an idle worker starts a new crawl at once, not at its next heartbeat', async () => {
     const created = await startCrawl(env.gw, { urls: [site.url(`start-${mode}.example.test`)], max_depth: 1 });
-    const done = await waitForCrawl(env.gw, created.id, { timeoutMs: 10_000, context: () => workerLogs(env) });
+    // The worker takes the seed well before its next heartbeat (30 s)...
+    const started = (j: { progress: { pages_in_flight: number; pages_completed: number } }) => j.progress.pages_in_flight + j.progress.pages_completed > 0;
+    await waitForCrawl(env.gw, created.id, { until: started, intervalMs: 20, timeoutMs: 10_000, context: () => workerLogs(env) });
+    // ...and finishes (a fresh worker process's first fetch once took over 10 s on a loaded machine).
+    const done = await waitForCrawl(env.gw, created.id, { timeoutMs: 30_000, context: () => workerLogs(env) });
     expect(done.status).toBe('completed');
     expect(done.progress.pages_completed).toBe(3);
   });
