@@ -12,7 +12,7 @@ import { NavigationGuard } from './navigation-guard.ts';
 import { NetworkActivity } from './network-activity.ts';
 import { activityInit, shadowCaptureInit } from './page-scripts.ts';
 import { harArtifact, isArtifact, pageSnapshot, screenshotArtifact } from './render-artifacts.ts';
-import { waitForContent } from './render-controls.ts';
+import { LOAD_TIMEOUT, waitForContent } from './render-controls.ts';
 import { classifyRenderError, refusalFailure, type RenderFailure } from './render-failure.ts';
 import type { SettleResult } from './settle.ts';
 import type { ControlsReport, FailureStage, RenderArtifact, RenderBlockReason, RenderRequest } from './types.ts';
@@ -120,7 +120,7 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
       onStage: (s) => void (stage = s),
     });
     // Nothing to read yet and no more time: a timeout, not an empty page delivered as if it were the page.
-    if (settled.nothingShown) return failWith('timeout', true, { category: 'timeout', stage: 'load', errorCode: 'load_timeout' });
+    if (settled.nothingShown) return failWith('timeout', true, LOAD_TIMEOUT);
 
     const artifacts: RenderArtifact[] = [];
     if (req.screenshot) {

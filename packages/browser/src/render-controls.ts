@@ -5,6 +5,9 @@ import { WAIT_FOR_SELECTOR_SCRIPT } from './page-scripts.ts';
 import { settlePage, type SettleResult } from './settle.ts';
 import type { ControlsReport, FailureStage, RenderRequest } from './types.ts';
 
+/** The document never finished loading: a note on a page delivered as it stands, the failure of one showing nothing. */
+export const LOAD_TIMEOUT: FailureNote = Object.freeze({ category: 'timeout', stage: 'load', errorCode: 'load_timeout' });
+
 /** A selector that does not parse as CSS must not be waited for (it would only ever time out). */
 const SELECTOR_IS_VALID: PageScript = Object.freeze({
   source: '(selector) => { try { document.createDocumentFragment().querySelector(selector); return true; } catch (e) { return false; } }',
@@ -58,7 +61,7 @@ export async function waitForContent(
     hardEnd: waitEnd,
     frames: controls.process_iframes === true,
   });
-  if (settled.loadIncomplete) soft.push({ category: 'timeout', stage: 'load', errorCode: 'load_timeout' });
+  if (settled.loadIncomplete) soft.push(LOAD_TIMEOUT);
   return { report, soft, settled };
 }
 

@@ -76,13 +76,12 @@ export function settleStep(input: SettleInput, policy: SettlePolicy = SETTLE_POL
   if (input.frames?.some((f) => !frameQuiet(f, policy))) return 'wait';
   const timerSoon = p.timerDueIn !== null && p.timerDueIn <= timerHorizonMs(p, input, policy);
   const framesBusy = p.framesPending > 0 && p.framesSinceGrowth < policy.idleFrames;
-  const answered = Math.min(p.sinceNewAnswer, net.sinceEndNew);
-  const quiet = Math.min(p.sinceMutation, p.sinceBlockingFire, p.sinceRequest, net.sinceEnd, input.sinceScan, answered);
+  const quiet = Math.min(p.sinceMutation, p.sinceBlockingFire, p.sinceRequest, net.sinceEnd, input.sinceScan, p.sinceNewAnswer);
   const busy = net.busy || p.fetching;
   const busyNew = net.busyNew || p.fetchingNew;
   if (quiet >= policy.quietMs && !busy && !timerSoon && !framesBusy) return 'read';
   // New data that just arrived is applied next: the text holding still until then says nothing.
-  const fresh = Math.min(input.sinceScan, answered) < policy.quietMs;
+  const fresh = Math.min(input.sinceScan, p.sinceNewAnswer, net.sinceEndNew) < policy.quietMs;
   if (p.sinceGrowth >= policy.holdMs && !fresh && !busyNew && !timerSoon) return 'read';
   return 'wait';
 }

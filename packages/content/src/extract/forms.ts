@@ -67,8 +67,6 @@ function isEmailControl(el: DomElement): boolean {
 }
 
 
-// Fields whose <label> is only their name: what a reader picks or types there is gone with the field.
-const NAMED_FIELD_INPUT_TYPES = new Set([...ENTRY_INPUT_TYPES, 'search']);
 const WRAPPING_LABEL_LEVELS = 4;
 
 /**
@@ -107,7 +105,7 @@ export class FieldLabels {
   }
 }
 
+/** Fields whose <label> is only their name: what a reader picks or types there is gone with the field. */
 function isNamedField(el: DomElement): boolean {
-  if (el.name === 'select' || el.name === 'textarea') return true;
-  return el.name === 'input' && NAMED_FIELD_INPUT_TYPES.has((el.attribs.type ?? '').trim().toLowerCase());
+  return el.name === 'select' || isEntryControl(el) || (el.name === 'input' && el.attribs.type?.trim().toLowerCase() === 'search');
 }
