@@ -47,6 +47,8 @@ export function parseLimited(html: string, limits: ParseLimits): ParseResult {
   const onclosetag = p.onclosetag.bind(p);
   // Ignored open tags per name, so that their close tags are ignored too (and do not close a kept ancestor).
   const ignored = new Map<string, number>();
+  // Their count: while none is pending and the stack is below the limit, a close tag is htmlparser2's own business.
+  let ignoredOpen = 0;
   let elements = 0;
   const result: ParseResult = { root: handler.root, depthCapped: false, elementsCapped: false };
 
@@ -64,7 +66,10 @@ export function parseLimited(html: string, limits: ParseLimits): ParseResult {
         result.elementsCapped = true;
         parser.pause();
       } else result.depthCapped = true;
-      if (!isVoid) ignored.set(name, (ignored.get(name) ?? 0) + 1);
+      if (!isVoid) {
+        ignored.set(name, (ignored.get(name) ?? 0) + 1);
+        ignoredOpen++;
+      }
       // What endOpenTag reads: with no attribs and no tag name it emits nothing for the ignored tag.
       p.tagname = '';
       p.attribs = null;
@@ -75,6 +80,10 @@ export function parseLimited(html: string, limits: ParseLimits): ParseResult {
   };
 
   p.onclosetag = (start: number, endIndex: number) => {
+    if (ignoredOpen === 0 && p.stack.length < limits.maxDepth) {
+      onclosetag(start, endIndex);
+      return;
+    }
     let name = p.getSlice(start, endIndex);
     if (p.lowerCaseTagNames) name = name.toLowerCase();
     const n = ignored.get(name) ?? 0;
@@ -82,7 +91,10 @@ export function parseLimited(html: string, limits: ParseLimits): ParseResult {
     // counted, swallowing a later real </p>, so it is dropped here instead.
     const strayAtLimit = name === 'p' && p.stack.length >= limits.maxDepth && !p.stack.includes('p');
     if (n > 0 || strayAtLimit) {
-      if (n > 0) ignored.set(name, n - 1);
+      if (n > 0) {
+        ignored.set(name, n - 1);
+        ignoredOpen--;
+      }
       p.endIndex = endIndex;
       p.startIndex = endIndex + 1;
       return;

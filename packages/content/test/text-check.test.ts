@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { normalizeContent, UnsupportedContentTypeError } from '../src/index.ts';
+import { checkText } from '../src/decode/text-check.ts';
 
 const run = (body: Buffer, contentType: string | null) => normalizeContent({ body, contentType, url: 'https://example.com/' });
 const refused = (body: Buffer, contentType: string | null) => {
@@ -42,5 +43,45 @@ describe('content type by content', () => {
   it('keeps a page with a few stray control bytes or invalid sequences', () => {
     const body = Buffer.concat([Buffer.from(FRENCH.repeat(30)), Buffer.from([0x00, 0x01, 0xff, 0xfe]), Buffer.from(FRENCH)]);
     expect(run(body, 'text/html; charset=utf-8').markdown).toContain('élèves');
+  });
+});
+
+describe('checkText reads every byte wherever it sits', () => {
+  // The body as a view at each alignment of its buffer: printable ASCII is skipped a machine word at a time.
+  const at = (bytes: number[], offset: number) => {
+    const buffer = new Uint8Array(bytes.length + 8);
+    buffer.set(bytes, offset);
+    return buffer.subarray(offset, offset + bytes.length);
+  };
+  const spread = (odd: number[], start: number) => {
+    const bytes = new Array<number>(400).fill(0x61);
+    for (let k = 0; k < 9; k++) bytes.splice(start + k * 13, odd.length, ...odd);
+    return bytes;
+  };
+
+  it('counts a control byte at every position and alignment, and lets whitespace and ESC pass', () => {
+    for (let offset = 0; offset < 4; offset++) {
+      for (let start = 0; start < 8; start++) {
+        for (const control of [0x00, 0x01, 0x08, 0x0b, 0x0e, 0x1f]) {
+          expect(checkText(at(spread([control], start), offset), 'utf-8').text, `${control} at ${start}+${offset}`).toBe(false);
+        }
+        for (const space of [0x09, 0x0a, 0x0c, 0x0d, 0x1b, 0x7f]) {
+          expect(checkText(at(spread([space], start), offset), 'utf-8').text, `${space} at ${start}+${offset}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('reads a UTF-8 sequence across word boundaries, and counts a broken one', () => {
+    for (let offset = 0; offset < 4; offset++) {
+      for (let start = 0; start < 8; start++) {
+        for (const char of ['é', '€', '😀']) {
+          const verdict = checkText(at(spread([...Buffer.from(char)], start), offset), 'utf-8');
+          expect(verdict, `${char} at ${start}+${offset}`).toEqual({ text: true, invalidUtf8: false });
+        }
+        const short = spread([0xe2, 0x82], start).slice(0, 80);
+        expect(checkText(at(short, offset), 'utf-8'), `broken at ${start}+${offset}`).toEqual({ text: false, invalidUtf8: true });
+      }
+    }
   });
 });

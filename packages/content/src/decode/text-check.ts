@@ -25,8 +25,19 @@ export function checkText(body: Uint8Array, charset: string): TextVerdict {
   let controls = 0;
   let invalid = 0;
   const n = body.length;
+  // Printable ASCII, most of any page, is skipped four bytes at a time (words aligned to the underlying buffer).
+  const skip = (4 - (body.byteOffset & 3)) & 3;
+  const quads = n > skip ? new Uint32Array(body.buffer, body.byteOffset + skip, (n - skip) >> 2) : EMPTY_QUADS;
   let i = 0;
   while (i < n) {
+    if (i >= skip && ((i - skip) & 3) === 0) {
+      let q = (i - skip) >> 2;
+      while (q < quads.length && isPrintableQuad(quads[q])) q++;
+      const next = skip + (q << 2);
+      units += next - i;
+      i = next;
+      if (i >= n) break;
+    }
     const b = body[i];
     units++;
     if (b < 0x80 || !utf8) {
@@ -47,6 +58,16 @@ export function checkText(body: Uint8Array, charset: string): TextVerdict {
     i += len;
   }
   return verdict(units, controls, invalid);
+}
+
+const EMPTY_QUADS = new Uint32Array(0);
+
+/**
+ * Whether all four bytes of a word lie in 0x20..0x7f. Exact: with no high bit set, a byte below 0x20 is the first
+ * to borrow in the subtraction and leaves its own high bit set; bytes from 0x20 subtract without a borrow.
+ */
+function isPrintableQuad(quad: number): boolean {
+  return (((quad - 0x20202020) | quad) & 0x80808080) === 0;
 }
 
 function checkUtf16(body: Uint8Array, bigEndian: boolean): TextVerdict {

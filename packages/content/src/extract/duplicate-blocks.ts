@@ -33,11 +33,13 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
   for (let i = end - 1; i > core; i--) {
     if (TEXT_BLOCKS.has((nodes[i] as DomElement).name) || hasInnerBlock[i]) hasInnerBlock[parent[i]] = 1;
   }
+  const longEnough = mayReach(model, core, end, MIN_CHARS);
   const groups = new Map<string, number[]>();
   for (let i = core + 1; i < end; i++) {
-    if (dropped[i] || keep[i] || hasInnerBlock[i] || !TEXT_BLOCKS.has((nodes[i] as DomElement).name)) continue;
-    const text = collapse(textContent(nodes[i] as DomElement)).toLowerCase();
-    if (text.length < MIN_CHARS) continue;
+    if (dropped[i] || keep[i] || hasInnerBlock[i] || !longEnough[i] || !TEXT_BLOCKS.has((nodes[i] as DomElement).name)) continue;
+    const shown = collapse(textContent(nodes[i] as DomElement));
+    if (shown.length < MIN_CHARS) continue;
+    const text = shown.toLowerCase();
     const group = groups.get(text);
     if (group) group.push(i);
     else groups.set(text, [i]);
@@ -58,6 +60,24 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
     }
   }
   return marked;
+}
+
+/**
+ * Per element of core's subtree (indices core..end-1), whether its collapsed text may reach `chars`: an upper bound
+ * from the model's per-text figures (each text's collapsed length plus a space either side), so that the many short
+ * blocks of a page are never turned into strings.
+ */
+function mayReach(model: PageModel, core: number, end: number, chars: number): Uint8Array {
+  const { parent, texts } = model;
+  const bound = new Float64Array(end - core);
+  for (let t = 0; t < texts.parent.length; t++) {
+    const p = texts.parent[t];
+    if (p >= core && p < end) bound[p - core] += texts.inner[t] + 2;
+  }
+  for (let i = end - 1; i > core; i--) bound[parent[i] - core] += bound[i - core];
+  const reach = new Uint8Array(model.nodes.length);
+  for (let i = core; i < end; i++) reach[i] = bound[i - core] >= chars ? 1 : 0;
+  return reach;
 }
 
 // Elements that hold one item of a listing. (Not <article>: a forum reply quoting an earlier post repeats it.)

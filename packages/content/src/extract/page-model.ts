@@ -27,8 +27,8 @@ export interface PageModel {
   wordsOutsideChrome: number;
   totalLinkWords: number;
   /** Every text node in document order: its data, the index of its parent and its figures for
-   * CollapsedLength (counted here, in the one pass that reads every character). */
-  texts: { data: string[]; parent: number[]; inner: number[]; edges: number[] };
+   * CollapsedLength and its words (counted here, in the one pass that reads every character). */
+  texts: { data: string[]; parent: number[]; inner: number[]; edges: number[]; words: number[] };
   /** collapse(textContent(root)).length */
   textLength: number;
 }
@@ -64,7 +64,7 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
       stackInLink.push(inLink);
     }
   };
-  const texts: PageModel['texts'] = { data: [], parent: [], inner: [], edges: [] };
+  const texts: PageModel['texts'] = { data: [], parent: [], inner: [], edges: [], words: [] };
   const pageText = new CollapsedLength();
   pushChildren(root.children, 0, 0, false);
   while (stackNodes.length > 0) {
@@ -73,11 +73,12 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
     const block = stackBlock.pop()!;
     const inLink = stackInLink.pop()!;
     if (node.type === 'text') {
-      const { inner, edges } = countText(node.data, ownOf(own, block), inLink);
+      const { inner, edges, words } = countText(node.data, ownOf(own, block), inLink);
       texts.data.push(node.data);
       texts.parent.push(parent);
       texts.inner.push(inner);
       texts.edges.push(edges);
+      texts.words.push(words);
       pageText.add(inner, edges);
       continue;
     }

@@ -1,7 +1,7 @@
 import type { DomElement } from '../dom.ts';
 import { isInside } from './duplicate-blocks.ts';
 import { BLOCKS, type PageModel } from './page-model.ts';
-import { countWords } from '../text.ts';
+import { collapse } from '../text.ts';
 
 // The same short text twice in a row: a card's title as a hidden link over its image and again as its heading, an
 // address above the same address as a link, a label rendered once for small screens and once for large ones. A
@@ -18,8 +18,10 @@ const KEEP_INSIDE = new Set(['pre', 'code', 'table', 'textarea']);
 
 
 interface Line {
-  /** The line's text, whitespace collapsed: "1) one" and "1. one" are two lines. */
-  key: string;
+  /** The line's text as the page has it. */
+  text: string;
+  /** That text, whitespace collapsed ("1) one" and "1. one" are two lines): made when first compared. */
+  key: string | null;
   words: number;
   /** The element holding this line's text and nothing else, or -1. */
   holder: number;
@@ -43,15 +45,15 @@ export function markRepeatedLines(model: PageModel, core: number): number {
   let count = 0;
   let text = '';
   const flush = () => {
-    if (current >= 0 && count > 0) lines.push({ key: text.replace(/\s+/g, ' ').trim(), words: count, holder: holderOf(model, current, count, core) });
+    if (current >= 0 && count > 0) lines.push({ text, key: null, words: count, holder: holderOf(model, current, count, core) });
     count = 0;
     text = '';
   };
   for (let t = 0; t < texts.data.length; t++) {
     const p = texts.parent[t];
     if (p < core || p >= end || dropped[p] || keep[p]) continue;
-    // Counted as the page model counts words, so that a line's words match its elements' figures.
-    const found = countWords(texts.data[t]);
+    // The page model's count, so that a line's words match its elements' figures.
+    const found = texts.words[t];
     if (found === 0) continue;
     let block = p;
     while (block > core && !BLOCKS.has((nodes[block] as DomElement).name) && words[parent[block]] <= found) block = parent[block];
@@ -65,12 +67,13 @@ export function markRepeatedLines(model: PageModel, core: number): number {
   flush();
   let marked = 0;
   for (let i = 1; i < lines.length; i++) {
-    const { key, holder } = lines[i];
+    const { holder } = lines[i];
     if (holder < 0 || dropped[holder] || lines[i].words < MIN_WORDS) continue;
+    const key = keyOf(lines[i]);
     let repeat = false;
     for (let k = 1; k <= WINDOW && i - k >= 0; k++) {
       const before = lines[i - k];
-      if (before.key === key && before.holder >= 0 && words[commonAncestor(parent, before.holder, holder)] <= MAX_SHARED_WORDS + 2 * words[holder]) repeat = true;
+      if (before.holder >= 0 && keyOf(before) === key && words[commonAncestor(parent, before.holder, holder)] <= MAX_SHARED_WORDS + 2 * words[holder]) repeat = true;
     }
     if (!repeat) continue;
     dropped[holder] = 1;
@@ -78,6 +81,11 @@ export function markRepeatedLines(model: PageModel, core: number): number {
     marked++;
   }
   return marked;
+}
+
+function keyOf(line: Line): string {
+  line.key ??= collapse(line.text);
+  return line.key;
 }
 
 /** The largest element around nodes[start] whose words are this line's only (never core itself), or -1. */
