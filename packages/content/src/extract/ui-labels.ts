@@ -84,9 +84,16 @@ export function dropUiLabels(model: PageModel, core: number): number {
   const gone = new Set<DomNode>();
   for (let i = core + 1; i < nodes.length && parent[i] >= core; i++) if (dropped[i] === 1) gone.add(nodes[i] as DomElement);
   const inside = new Uint8Array(nodes.length);
+  // A block read and kept says what its only element says (same text, same words and links): that one is kept too,
+  // unread, and so on down a chain of wrappers.
+  const kept = new Uint8Array(nodes.length);
   inside[core] = 1;
   for (let i = core + 1; i < nodes.length && inside[parent[i]]; i++) {
     inside[i] = 1;
+    if (kept[i]) {
+      keepOnly(model, i, gone, kept);
+      continue;
+    }
     if (dropped[i] || words[i] === 0 || words[i] > MAX_LABEL_WORDS) continue;
     const el = nodes[i] as DomElement;
     if (!BLOCKS.has(el.name)) continue;
@@ -94,11 +101,35 @@ export function dropUiLabels(model: PageModel, core: number): number {
     if (text === null) continue;
     const allLinked = linkWords[i] >= words[i];
     const label = AD_LABEL.test(text) || READING_LABEL.test(text) || SIGN_IN_PROMPT.test(text) || isStatsBlock(text);
-    if (!label && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) continue;
+    if (!label && !(allLinked && MORE_LINK.test(text)) && !isShareBar(text, allLinked)) {
+      keepOnly(model, i, gone, kept);
+      continue;
+    }
     dropSubtree(model, i);
     count++;
   }
   return count;
+}
+
+/** Marks as kept the only element of nodes[i] when all else in it is whitespace or gone. */
+function keepOnly(model: PageModel, i: number, gone: ReadonlySet<DomNode>, kept: Uint8Array): void {
+  let only: DomElement | null = null;
+  for (const child of (model.nodes[i] as DomElement).children) {
+    if (child.type === 'text') {
+      if (/\S/.test(child.data)) return;
+    } else if (isElement(child) && !gone.has(child)) {
+      if (only !== null) return;
+      only = child;
+    }
+  }
+  if (only === null) return;
+  // Its index: the next of nodes[i]'s children in pre-order, past the subtrees of gone ones.
+  for (let j = i + 1; j < model.nodes.length && model.parent[j] >= i; j++) {
+    if (model.nodes[j] === only) {
+      kept[j] = 1;
+      return;
+    }
+  }
 }
 
 function isStatsBlock(text: string): boolean {
