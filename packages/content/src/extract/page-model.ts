@@ -28,7 +28,7 @@ export interface PageModel {
   totalLinkWords: number;
   /** Every text node in document order: its data, the index of its parent and its figures for
    * CollapsedLength and its words (counted here, in the one pass that reads every character). */
-  texts: { data: string[]; parent: number[]; inner: number[]; edges: number[]; words: number[] };
+  texts: { data: string[]; parent: Int32Array; inner: Int32Array; edges: Int32Array; words: Int32Array };
   /** collapse(textContent(root)).length */
   textLength: number;
 }
@@ -64,7 +64,9 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
       stackInLink.push(inLink);
     }
   };
-  const texts: PageModel['texts'] = { data: [], parent: [], inner: [], edges: [], words: [] };
+  const data: string[] = [];
+  // Typed columns, grown by doubling: a page has thousands of texts, and arrays of numbers take twice the memory.
+  const columns = new TextColumns();
   const pageText = new CollapsedLength();
   pushChildren(root.children, 0, 0, false);
   while (stackNodes.length > 0) {
@@ -74,11 +76,8 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
     const inLink = stackInLink.pop()!;
     if (node.type === 'text') {
       const { inner, edges, words } = countText(node.data, ownOf(own, block), inLink);
-      texts.data.push(node.data);
-      texts.parent.push(parent);
-      texts.inner.push(inner);
-      texts.edges.push(edges);
-      texts.words.push(words);
+      data.push(node.data);
+      columns.push(parent, inner, edges, words);
       pageText.add(inner, edges);
       continue;
     }
@@ -112,7 +111,7 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
     totalWords: raw[0][0],
     totalLinkWords: raw[1][0],
     wordsOutsideChrome: Math.max(0, raw[0][0] - chromeWords),
-    texts,
+    texts: { data, ...columns.views() },
     textLength: pageText.length,
   };
 }
@@ -134,6 +133,41 @@ function subtreeSums(parent: Int32Array, own: Float64Array[], dropped: Uint8Arra
     for (const values of sums) values[parent[i]] += values[i];
   }
   return sums;
+}
+
+/** The per-text figures of PageModel['texts'], one column each. */
+class TextColumns {
+  private count = 0;
+  private parent = new Int32Array(1024);
+  private inner = new Int32Array(1024);
+  private edges = new Int32Array(1024);
+  private words = new Int32Array(1024);
+
+  push(parent: number, inner: number, edges: number, words: number): void {
+    if (this.count === this.parent.length) this.grow();
+    this.parent[this.count] = parent;
+    this.inner[this.count] = inner;
+    this.edges[this.count] = edges;
+    this.words[this.count] = words;
+    this.count++;
+  }
+
+  views(): Omit<PageModel['texts'], 'data'> {
+    const end = this.count;
+    return { parent: this.parent.subarray(0, end), inner: this.inner.subarray(0, end), edges: this.edges.subarray(0, end), words: this.words.subarray(0, end) };
+  }
+
+  private grow(): void {
+    const double = (column: Int32Array) => {
+      const grown = new Int32Array(column.length * 2);
+      grown.set(column);
+      return grown;
+    };
+    this.parent = double(this.parent);
+    this.inner = double(this.inner);
+    this.edges = double(this.edges);
+    this.words = double(this.words);
+  }
 }
 
 interface BlockText {
