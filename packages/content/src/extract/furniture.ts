@@ -54,6 +54,8 @@ export interface PageKind {
   article: boolean;
   /** The page is a discussion (page-hints.ts): its replies are its content. */
   discussion: boolean;
+  /** On a product's page, the product's description as its structured data gives it (page-hints.ts). */
+  productDescription?: string | null;
 }
 
 export const NO_KIND: PageKind = { product: false, article: false, discussion: false };
@@ -94,6 +96,7 @@ export function markFurniture(
   parent: Int32Array,
   raw: RawFigures,
   kind: PageKind = NO_KIND,
+  declared = -1,
 ): FurnitureVerdict {
   const { words: rawWords, linkWords: rawLinkWords, good: rawGood, prose: rawProse } = raw;
   const n = nodes.length;
@@ -106,6 +109,9 @@ export function markFurniture(
   for (let i = n - 1; i > 0; i--) {
     if (holdsLandmark[i] || (landmark[i] && rawGood[i] >= LANDMARK_SHARE * totalGood)) holdsLandmark[parent[i]] = 1;
   }
+  // The text the structured data declares as the page's own (a product's description in a slide-out sheet or a
+  // drawer, marked as a dialog or an aside) is content, and so is what holds it.
+  for (let i = declared; i > 0; i = parent[i]) holdsLandmark[i] = 1;
   const signUpBox = signUpBoxes(nodes, parent, rawWords, landmark);
   const marks: (FurnitureMark | null)[] = new Array(n).fill(null);
   // Elements marked alike (every post of a thread classed "comment") are judged together: their share of the

@@ -13,7 +13,7 @@ import { dropUiLabels } from './ui-labels.ts';
 import { dropReplyEchoes } from './reply-echoes.ts';
 import { cardGrids, leavesOutGrid, NO_GRIDS, threadPosts } from './alike-items.ts';
 
-const NO_HINTS: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
+const NO_HINTS: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [], productDescription: null };
 import { collapse, CollapsedLength } from '../text.ts';
 
 export interface MainContent {
@@ -53,7 +53,8 @@ const WRONG_BLOCK_PROSE = 300;
  */
 export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
   // A block named as reviews is the buyers' on a product's page, but may be the text itself on a review article.
-  const model = buildPageModel(root, { product: hints.product && !hints.article, article: hints.article, discussion: hints.discussion });
+  const product = hints.product && !hints.article;
+  const model = buildPageModel(root, { product, article: hints.article, discussion: hints.discussion, productDescription: product ? hints.productDescription : null });
   dropSections(model, hints);
   const page = {
     pageTextLength: model.textLength,

@@ -15,6 +15,9 @@ export interface PageHints {
   articleBody: string | null;
   /** Descriptions of the people the structured data names (an author's bio): never the article's own text. */
   personDescriptions: string[];
+  /** The description of the product the page is about, as the structured data gives it (a cross-check of which
+   * block is the product's own text, wherever the page's layout puts it). */
+  productDescription: string | null;
 }
 
 const ARTICLE_TYPES = /^(article|newsarticle|blogposting|posting|report|scholarlyarticle|techarticle|opinionnewsarticle|analysisnewsarticle|reportagenewsarticle|backgroundnewsarticle|reviewnewsarticle|advertisercontentarticle|satiricalarticle|medicalscholarlyarticle)$/;
@@ -33,7 +36,7 @@ const MAX_PEOPLE = 8;
 const DISCUSSION_URL = /(^|[./_-])(forums?|community|discuss(ions?)?|boards?|bbs|threads?|questions|viewtopic|showthread)([./_?=-]|$)|\/topics?\/\d|\/t\/([^/]+\/)?\d+(\/|$)/i;
 
 export function pageHints(page: PreparedPage, url = ''): PageHints {
-  const hints: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [] };
+  const hints: PageHints = { article: false, discussion: false, product: false, articleBody: null, personDescriptions: [], productDescription: null };
   try {
     const u = new URL(url);
     if (/forum|bbs/i.test(u.hostname) || DISCUSSION_URL.test(u.hostname) || DISCUSSION_URL.test(u.pathname)) hints.discussion = true;
@@ -61,7 +64,11 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
       // Only the page's own main entity speaks for the page: a Comment inside an Article does not make it a forum.
       if (depth <= 2 && ARTICLE_TYPES.test(name)) hints.article = true;
       // A product the page is about (not one a review or an article names as its subject).
-      if (depth <= 2 && ENTITY_KEYS.has(key) && (name === 'product' || name === 'productgroup')) hints.product = true;
+      if (depth <= 2 && ENTITY_KEYS.has(key) && (name === 'product' || name === 'productgroup')) {
+        hints.product = true;
+        // (Some shops write it as HTML: its tags are no words of it.)
+        if (typeof obj.description === 'string' && obj.description.length > (hints.productDescription?.length ?? 0)) hints.productDescription = obj.description.replace(/<[^>]*>/g, ' ');
+      }
       if (depth <= 2 && !inFaq && DISCUSSION_TYPES.test(name) && name !== 'comment') hints.discussion = true;
     }
     if (types.some((t) => typeof t === 'string' && /(^|[/#:])person$/i.test(t)) && typeof obj.description === 'string' && hints.personDescriptions.length < MAX_PEOPLE) {

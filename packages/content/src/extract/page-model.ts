@@ -1,6 +1,7 @@
 import { isElement, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
 import { markFurniture, NO_KIND, type PageKind } from './furniture.ts';
 import { CollapsedLength, countTextFigures, type TextFigures } from '../text.ts';
+import { declaredTextElement, hiddenElements } from './article-body.ts';
 
 /**
  * Per-element figures of a cleaned page, in flat arrays indexed by pre-order position (index 0 is the document
@@ -40,6 +41,9 @@ export const BLOCKS = new Set([
   'html', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot',
   'th', 'thead', 'tr', 'ul', 'legend',
 ]);
+
+// A product's declared description shorter than this could match a card's blurb as well as the product's text.
+const MIN_DESCRIPTION_WORDS = 30;
 
 // A block this long with few links reads as prose.
 const PROSE_WORDS = 20;
@@ -104,7 +108,8 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
     if (text.words >= PROSE_WORDS && text.linkWords < 0.3 * text.words) ownProse[index] = text.words;
   }
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], null);
-  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind);
+  const description = kind.productDescription ? declaredTextElement({ nodes, words: raw[0] }, kind.productDescription, MIN_DESCRIPTION_WORDS, hiddenElements({ nodes, parent })) : -1;
+  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind, description);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
     nodes, parent, words, linkWords, good, prose, dropped,
