@@ -1,6 +1,6 @@
 import { textContent, type DomElement } from '../dom.ts';
 import type { PageModel } from './page-model.ts';
-import { collapse } from '../text.ts';
+import { collapse, CollapsedLength } from '../text.ts';
 
 // Blocks whose text is repeated: the same paragraph, heading or item twice in the chosen content (a hidden
 // schema.org copy of the article body, a teaser repeating the intro, a summary box) is emitted once.
@@ -33,16 +33,21 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
   for (let i = end - 1; i > core; i--) {
     if (TEXT_BLOCKS.has((nodes[i] as DomElement).name) || hasInnerBlock[i]) hasInnerBlock[parent[i]] = 1;
   }
-  const longEnough = mayReach(model, core, end, MIN_CHARS);
-  const groups = new Map<string, number[]>();
+  const candidate = new Uint8Array(n);
   for (let i = core + 1; i < end; i++) {
-    if (dropped[i] || keep[i] || hasInnerBlock[i] || !longEnough[i] || !TEXT_BLOCKS.has((nodes[i] as DomElement).name)) continue;
-    const shown = collapse(textContent(nodes[i] as DomElement));
-    if (shown.length < MIN_CHARS) continue;
-    const text = shown.toLowerCase();
-    const group = groups.get(text);
-    if (group) group.push(i);
-    else groups.set(text, [i]);
+    if (!dropped[i] && !keep[i] && !hasInnerBlock[i] && TEXT_BLOCKS.has((nodes[i] as DomElement).name)) candidate[i] = 1;
+  }
+  // Only blocks whose shown text has the length of another's can repeat it (lower-casing keeps lengths, but for
+  // U+0130): the strings of all others are never built.
+  const groups = new Map<string, number[]>();
+  for (const sameLength of shownLengths(model, core, end, candidate).values()) {
+    if (sameLength.length < 2) continue;
+    for (const i of sameLength) {
+      const text = collapse(textContent(nodes[i] as DomElement)).toLowerCase();
+      const group = groups.get(text);
+      if (group) group.push(i);
+      else groups.set(text, [i]);
+    }
   }
   let marked = 0;
   for (const group of groups.values()) {
@@ -63,21 +68,36 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
 }
 
 /**
- * Per element of core's subtree (indices core..end-1), whether its collapsed text may reach `chars`: an upper bound
- * from the model's per-text figures (each text's collapsed length plus a space either side), so that the many short
- * blocks of a page are never turned into strings.
+ * The candidates of core's subtree (indices core..end-1) by the length of their collapsed text, MIN_CHARS or more,
+ * each list in document order. Counted from the model's per-text figures: a candidate holds no other, and its texts
+ * are a run of the page's texts in document order.
  */
-function mayReach(model: PageModel, core: number, end: number, chars: number): Uint8Array {
+function shownLengths(model: PageModel, core: number, end: number, candidate: Uint8Array): Map<number, number[]> {
   const { parent, texts } = model;
-  const bound = new Float64Array(end - core);
+  const owner = new Int32Array(end - core).fill(-1);
+  for (let i = core + 1; i < end; i++) owner[i - core] = candidate[i] ? i : owner[parent[i] - core];
+  const byLength = new Map<number, number[]>();
+  const close = (block: number, length: number) => {
+    if (block < 0 || length < MIN_CHARS) return;
+    const same = byLength.get(length);
+    if (same) same.push(block);
+    else byLength.set(length, [block]);
+  };
+  let block = -1;
+  let length = new CollapsedLength();
   for (let t = 0; t < texts.parent.length; t++) {
     const p = texts.parent[t];
-    if (p >= core && p < end) bound[p - core] += texts.inner[t] + 2;
+    const owned = p > core && p < end ? owner[p - core] : -1;
+    if (owned < 0) continue;
+    if (owned !== block) {
+      close(block, length.length);
+      block = owned;
+      length = new CollapsedLength();
+    }
+    length.add(texts.inner[t], texts.edges[t]);
   }
-  for (let i = end - 1; i > core; i--) bound[parent[i] - core] += bound[i - core];
-  const reach = new Uint8Array(model.nodes.length);
-  for (let i = core; i < end; i++) reach[i] = bound[i - core] >= chars ? 1 : 0;
-  return reach;
+  close(block, length.length);
+  return byLength;
 }
 
 // Elements that hold one item of a listing. (Not <article>: a forum reply quoting an earlier post repeats it.)
