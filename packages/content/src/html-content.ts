@@ -8,7 +8,7 @@ import type { ContentLimits, LimitApplied } from './limits.ts';
 import { contentToMarkdown } from './markdown/markdown.ts';
 import { assessQuality, type ContentQuality } from './quality.ts';
 import { serializeSanitized } from './sanitize/sanitize-html.ts';
-import { collapse } from './text.ts';
+import { collapse, withoutTags } from './text.ts';
 import { documentBase } from './urls.ts';
 
 export interface HtmlContent {
@@ -89,7 +89,7 @@ function safeMarkdown(root: DomElement | DomDocument, baseUrl: string): string {
 }
 
 function degradedContent(source: string): HtmlContent {
-  const text = collapse(source.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' '));
+  const text = collapse(withoutTags(source.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')));
   const metadata: PageMetadata = { title: null, description: null, language: null, canonical_url: null, open_graph: {}, twitter: {} };
   const quality = assessQuality({
     signals: { text_length: text.length, text_to_markup_ratio: 0, link_density: 0, empty_shell: false, script_only: false, main_content_found: false },

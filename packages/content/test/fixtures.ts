@@ -11,6 +11,11 @@ export function page(body: string, head = '<title>Test page</title>'): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
 }
 
+/** A page head with a title and, when given, the page's JSON-LD structured data. */
+export function structuredHead(title: string, jsonLd: object | null): string {
+  return `<title>${title}</title>${jsonLd ? `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>` : ''}`;
+}
+
 /** An article page surrounded by navigation, a cookie banner, a sidebar, share buttons, scripts and a footer. */
 export function articlePage(extraArticle = ''): string {
   return page(

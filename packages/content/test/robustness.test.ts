@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeContent } from '../src/index.ts';
-import { ARTICLE_PARAGRAPHS, html, page } from './fixtures.ts';
+import { ARTICLE_PARAGRAPHS, html, page, structuredHead } from './fixtures.ts';
 
 describe('robustness', () => {
   it('handles 5,000 levels of nesting without overflowing the stack, keeping the text', () => {
@@ -82,6 +82,19 @@ describe('robustness', () => {
     const thread = normalizeContent({ body: Buffer.from(page(`<ol>${posts}</ol>`)), contentType: 'text/html', url: 'https://forum.example.com/threads/tides.1/' });
     expect(thread.markdown).toContain('Reply 19999.');
     expect(thread.markdown).not.toContain('wrote:');
+  });
+
+  it("reads 8 structured product descriptions of 190,000 unclosed tags each, and 20,000 cards that all match one", () => {
+    // Tags are stripped from a description without backtracking (text.ts withoutTags): a quadratic pattern took
+    // half a minute on each of these.
+    const product = (description: string) => ({ '@context': 'https://schema.org', '@type': 'Product', name: 'Tide clock', description });
+    const scripts = Array.from({ length: 8 }, (_, k) => `<script type="application/ld+json">${JSON.stringify(product('<'.repeat(190_000 + k)))}</script>`).join('');
+    const unclosed = normalizeContent(html(page(`<main><h1>Tide clock</h1><p>${ARTICLE_PARAGRAPHS[0]}</p></main>`, `<title>Tide clock</title>${scripts}`)));
+    expect(unclosed.markdown).toContain('Tide pools form where the sea retreats');
+    // Every card holds the description's words: each is compared once, and the last (smallest) one is kept.
+    const cards = Array.from({ length: 20_000 }, (_, i) => `<div class="card"><p>Card ${i}. ${ARTICLE_PARAGRAPHS[0]}</p></div>`).join('');
+    const grid = normalizeContent(html(page(`<main><h1>Tide clock</h1>${cards}</main>`, structuredHead('Tide clock', product(ARTICLE_PARAGRAPHS[0])))));
+    expect(grid.markdown).toContain('Card 19999.');
   });
 
   it('copes with a relative or invalid final URL', () => {

@@ -1,4 +1,5 @@
 import type { PreparedPage } from './prepare-page.ts';
+import { withoutTags } from '../text.ts';
 
 /** What the page says about itself in structured data and Open Graph, as extraction uses it. */
 export interface PageHints {
@@ -67,7 +68,7 @@ export function pageHints(page: PreparedPage, url = ''): PageHints {
       if (depth <= 2 && ENTITY_KEYS.has(key) && (name === 'product' || name === 'productgroup')) {
         hints.product = true;
         // (Some shops write it as HTML: its tags are no words of it.)
-        if (typeof obj.description === 'string' && obj.description.length > (hints.productDescription?.length ?? 0)) hints.productDescription = obj.description.replace(/<[^>]*>/g, ' ');
+        if (typeof obj.description === 'string' && obj.description.length > (hints.productDescription?.length ?? 0)) hints.productDescription = withoutTags(obj.description);
       }
       if (depth <= 2 && !inFaq && DISCUSSION_TYPES.test(name) && name !== 'comment') hints.discussion = true;
     }
