@@ -54,8 +54,6 @@ export interface PageKind {
   article: boolean;
   /** The page is a discussion (page-hints.ts): its replies are its content. */
   discussion: boolean;
-  /** On a product's page, the product's description as its structured data gives it (page-hints.ts). */
-  productDescription?: string | null;
 }
 
 export const NO_KIND: PageKind = { product: false, article: false, discussion: false };

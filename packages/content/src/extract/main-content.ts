@@ -54,7 +54,7 @@ const WRONG_BLOCK_PROSE = 300;
 export function extractMainContent(root: DomDocument, hints: PageHints = NO_HINTS): MainContent {
   // A block named as reviews is the buyers' on a product's page, but may be the text itself on a review article.
   const product = hints.product && !hints.article;
-  const model = buildPageModel(root, { product, article: hints.article, discussion: hints.discussion, productDescription: product ? hints.productDescription : null });
+  const model = buildPageModel(root, { product, article: hints.article, discussion: hints.discussion }, product ? hints.productDescription : null);
   dropSections(model, hints);
   const page = {
     pageTextLength: model.textLength,

@@ -50,7 +50,11 @@ const PROSE_WORDS = 20;
 
 export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): PageModel {
+/**
+ * productDescription: on one product's page, the description its structured data gives (page-hints.ts); the element
+ * showing it is never furniture.
+ */
+export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND, productDescription: string | null = null): PageModel {
   const nodes: (DomElement | DomDocument)[] = [root];
   const parents: number[] = [-1];
   // Per block: its own (inline) text figures.
@@ -108,7 +112,7 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND): Pag
     if (text.words >= PROSE_WORDS && text.linkWords < 0.3 * text.words) ownProse[index] = text.words;
   }
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], null);
-  const description = kind.productDescription ? declaredTextElement({ nodes, words: raw[0] }, kind.productDescription, MIN_DESCRIPTION_WORDS, hiddenElements({ nodes, parent })) : -1;
+  const description = productDescription ? declaredTextElement({ nodes, words: raw[0] }, productDescription, MIN_DESCRIPTION_WORDS, hiddenElements({ nodes, parent })) : -1;
   const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind, description);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
