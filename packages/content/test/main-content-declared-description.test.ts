@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeContent } from '../src/index.ts';
-import { page } from './fixtures.ts';
+import { page, structuredHead } from './fixtures.ts';
 
 /**
  * Failure class: a shop's product page keeps the product's description in a slide-out sheet (an <aside> inside a
@@ -10,7 +10,7 @@ import { page } from './fixtures.ts';
  */
 const markdownOf = (body: string, jsonLd: object | null) =>
   normalizeContent({
-    body: Buffer.from(page(body, `<title>Trail runner jacket</title>${jsonLd ? `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>` : ''}`)),
+    body: Buffer.from(page(body, structuredHead('Trail runner jacket', jsonLd))),
     contentType: 'text/html; charset=utf-8',
     url: 'https://shop.example.com/products/trail-runner-jacket',
   }).markdown;

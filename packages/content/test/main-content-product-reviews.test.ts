@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeContent } from '../src/index.ts';
-import { page } from './fixtures.ts';
+import { page, structuredHead } from './fixtures.ts';
 
 /**
  * Failure class: on a product page, buyers' reviews or a seller's feedback outweigh the product's own short
@@ -10,7 +10,7 @@ import { page } from './fixtures.ts';
  */
 const markdownOf = (body: string, jsonLd: object | null) =>
   normalizeContent({
-    body: Buffer.from(page(body, `<title>Brass ship bell</title>${jsonLd ? `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>` : ''}`)),
+    body: Buffer.from(page(body, structuredHead('Brass ship bell', jsonLd))),
     contentType: 'text/html; charset=utf-8',
     url: 'https://shop.example.com/item/4410',
   }).markdown;
