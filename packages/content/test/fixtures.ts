@@ -1,5 +1,6 @@
 // Hand-written HTML fixtures for the content tests: a typical article page with every kind of page furniture
 // around it, and helpers to wrap bodies into a page.
+import { normalizeContent } from '../src/index.ts';
 
 export const ARTICLE_PARAGRAPHS = [
   'Tide pools form where the sea retreats twice a day and leaves water trapped among the rocks. The animals that live there must survive heat, cold, fresh rain and pounding surf, sometimes within a single afternoon.',
@@ -14,6 +15,11 @@ export function page(body: string, head = '<title>Test page</title>'): string {
 /** A page head with a title and, when given, the page's JSON-LD structured data. */
 export function structuredHead(title: string, jsonLd: object | null): string {
   return `<title>${title}</title>${jsonLd ? `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script>` : ''}`;
+}
+
+/** The Markdown of a shop's page at url, with a title and the given JSON-LD (or none). */
+export function shopPageMarkdown(url: string, title: string, body: string, jsonLd: object | null): string {
+  return normalizeContent({ body: Buffer.from(page(body, structuredHead(title, jsonLd))), contentType: 'text/html; charset=utf-8', url }).markdown;
 }
 
 /** An article page surrounded by navigation, a cookie banner, a sidebar, share buttons, scripts and a footer. */

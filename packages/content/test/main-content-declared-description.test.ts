@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeContent } from '../src/index.ts';
-import { page, structuredHead } from './fixtures.ts';
+import { shopPageMarkdown } from './fixtures.ts';
 
 /**
  * Failure class: a shop's product page keeps the product's description in a slide-out sheet (an <aside> inside a
@@ -9,11 +8,7 @@ import { page, structuredHead } from './fixtures.ts';
  * and so is what holds it. Our own small HTML, written for the test.
  */
 const markdownOf = (body: string, jsonLd: object | null) =>
-  normalizeContent({
-    body: Buffer.from(page(body, structuredHead('Trail runner jacket', jsonLd))),
-    contentType: 'text/html; charset=utf-8',
-    url: 'https://shop.example.com/products/trail-runner-jacket',
-  }).markdown;
+  shopPageMarkdown('https://shop.example.com/products/trail-runner-jacket', 'Trail runner jacket', body, jsonLd);
 
 const DESCRIPTION = [
   'Built for wet mornings on the fell, the Trail Runner jacket keeps the rain out without turning every climb into a sauna.',

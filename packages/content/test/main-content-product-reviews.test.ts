@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeContent } from '../src/index.ts';
-import { page, structuredHead } from './fixtures.ts';
+import { page, shopPageMarkdown } from './fixtures.ts';
 
 /**
  * Failure class: on a product page, buyers' reviews or a seller's feedback outweigh the product's own short
@@ -8,12 +8,7 @@ import { page, structuredHead } from './fixtures.ts';
  * page heads "Customer reviews", "Seller feedback (7,310)", "Bewertungen"... goes on a page whose structured data
  * says it is one product, after the product's details. Our own small HTML, written for the test.
  */
-const markdownOf = (body: string, jsonLd: object | null) =>
-  normalizeContent({
-    body: Buffer.from(page(body, structuredHead('Brass ship bell', jsonLd))),
-    contentType: 'text/html; charset=utf-8',
-    url: 'https://shop.example.com/item/4410',
-  }).markdown;
+const markdownOf = (body: string, jsonLd: object | null) => shopPageMarkdown('https://shop.example.com/item/4410', 'Brass ship bell', body, jsonLd);
 
 const PRODUCT = { '@context': 'https://schema.org', '@type': 'Product', name: 'Brass ship bell', offers: { '@type': 'Offer', price: '89.00', priceCurrency: 'GBP' } };
 
