@@ -327,3 +327,29 @@ function thinPage(name: string, ms: number, before: string, draws: string): Matr
 }
 
 export const matrixPage = (name: string): MatrixPage | undefined => MATRIX.find((p) => p.name === name);
+
+/**
+ * The pages a browser-controlled crawl reads in the suite: one of each way of drawing that stresses the crawl's
+ * browser path differently (the slowest timer, fetch and stream; the scroll scan; a worker and hydration; the
+ * never-settling pages that hold requests or poll; thin content first; a meta refresh, which navigates). Browser
+ * scrape reads every page of the matrix with the same render code, so the crawl reading all of them again cost a
+ * minute of the suite and pinned nothing more.
+ */
+export const CRAWL_SAMPLE: MatrixPage[] = [
+  'static',
+  'timer-3000',
+  'fetch-slow',
+  'stream-slow',
+  'lazy-scroll',
+  'hydration',
+  'worker',
+  'long-poll',
+  'raf-forever',
+  'carousel-poll',
+  'cookie-timer',
+  'meta-refresh',
+].map((name) => matrixPage(name) ?? assertNever(name));
+
+function assertNever(name: string): never {
+  throw new Error(`CRAWL_SAMPLE names ${name}, which is not a matrix page`);
+}

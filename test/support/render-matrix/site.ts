@@ -1,11 +1,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { MATRIX, matrixPage } from './pages.ts';
+import { CRAWL_SAMPLE, MATRIX, matrixPage } from './pages.ts';
 import { articleHtml, chrome, partHtml } from './text.ts';
 
 /**
  * The render-fidelity matrix site on 127.0.0.1 (any Host). Routes:
  *   /matrix/                 an index linking every page (a crawl seed)
+ *   /matrix-sample/          an index linking the pages of CRAWL_SAMPLE (the suite's crawl seed)
  *   /matrix/<name>           a page of pages.ts
  *   /matrix-refreshed/<name>  the page's whole article, served (where a meta refresh leads)
  *   /matrix-data/<name>?from=&parts=&delay=&bare=1   JSON {html}: the page's parts from..from+parts-1, after delay
@@ -40,8 +41,8 @@ export async function startMatrixSite(): Promise<MatrixSite> {
     const url = new URL(req.url ?? '/', 'http://matrix.invalid');
     const path = url.pathname;
     let m: RegExpMatchArray | null;
-    if (path === '/matrix/' || path === '/matrix') {
-      const links = MATRIX.map((p) => `<li><a href="/matrix/${p.name}">${p.name}</a>: ${p.draws}</li>`).join('\n');
+    if (path === '/matrix/' || path === '/matrix' || path === '/matrix-sample/') {
+      const links = (path === '/matrix-sample/' ? CRAWL_SAMPLE : MATRIX).map((p) => `<li><a href="/matrix/${p.name}">${p.name}</a>: ${p.draws}</li>`).join('\n');
       return send(res, 200, HTML, chrome('Render matrix', `<main><h1>Render matrix</h1><ul>${links}</ul></main>`));
     }
     if ((m = path.match(/^\/matrix\/([a-z0-9-]+)$/))) {
