@@ -82,7 +82,11 @@ function headingLevel(el: DomElement, words: number, size: number): number {
 function sectionOf(model: PageModel, end: Int32Array, heading: number, level: number, kind: SectionKind): number[] {
   const { nodes, parent, words } = model;
   let unit = heading;
-  while (parent[unit] > 0 && words[parent[unit]] <= words[unit] && !isRoot(nodes[parent[unit]])) unit = parent[unit];
+  // What follows a page's title (h1) in its bar is the page itself.
+  const bars = level > 1;
+  while (parent[unit] > 0 && !isRoot(nodes[parent[unit]]) && (words[parent[unit]] <= words[unit] || (bars && isHeadBar(model, end, parent[unit], unit)))) {
+    unit = parent[unit];
+  }
   const section = [unit];
   const p = parent[unit];
   // The section's items: siblings alike to the first one after the heading (teaser cards, comments), or that
@@ -100,6 +104,17 @@ function sectionOf(model: PageModel, end: Int32Array, heading: number, level: nu
   return section;
 }
 
+// A section's head bar: its title first, then a few words of controls ("36 Comments · Oldest · Newest", "Related
+// · See all"). The section is what follows the bar, not what follows the title inside it.
+const HEAD_BAR_WORDS = 2 * MAX_TITLE_WORDS;
+
+/** Whether bar (unit's parent) holds unit first, then only a few words and no prose. */
+function isHeadBar(model: PageModel, end: Int32Array, bar: number, unit: number): boolean {
+  const { words, prose } = model;
+  if (words[bar] > HEAD_BAR_WORDS || prose[bar] > 0) return false;
+  for (let child = bar + 1; child < unit; child = end[child]) if (words[child] > 0) return false;
+  return true;
+}
 
 /**
  * The shape (tag, first class word) of the items after a section's heading: the first two siblings after it, when
