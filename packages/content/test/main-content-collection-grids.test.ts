@@ -84,4 +84,17 @@ describe('a collection page’s product grid', () => {
     expect(md).toContain('twenty thousand is what you want');
     for (const gone of ['Offered Skerry', 'Found Skerry', 'Upsold Skerry']) expect(md).not.toContain(gone);
   });
+
+  // Controls say what they are by their ARIA roles, which survive generated class names (the names-hidden run of
+  // bench/content-quality.bench.ts: a code host's trending page came back as its 1,300-word language menu).
+  it('drops a sort dropdown and a filter menu drawn with ARIA roles (listbox, menuitemradio), whatever their class names', () => {
+    const sort = `<div class="h1f2e3"><button aria-haspopup="listbox">Sort by: Featured</button><ul role="listbox">${['Featured', 'Best selling', 'Alphabetically, A-Z', 'Price, low to high', 'Price, high to low', 'Date, new to old'].map((o) => `<li role="option">${o}</li>`).join('')}</ul></div>`;
+    const colours = ['Storm blue', 'Kelp green', 'Buoy orange', 'Slate grey', 'Harbour red', 'Sand', 'Pebble', 'Heather', 'Moss', 'Ink'];
+    const filter = `<details class="h4a5b6"><summary>Colour: Any</summary><div class="h7c8d9">${colours.map((c) => `<a role="menuitemradio" aria-checked="false" href="?colour=${c.replace(' ', '-')}">${c} jackets</a>`).join('')}</div></details>`;
+    const grid = `<div class="h0e1f2">${JACKETS.map(card).join('').replaceAll(/class="[^"]*"/g, 'class="h3a4b5"')}</div>`;
+    const md = markdownOf(`<div class="h6c7d8"><h1>Rain jackets</h1><div class="h9e0f1">${filter}${sort}</div>${grid}</div>`);
+    for (const j of JACKETS) expect(md).toContain(j.name);
+    expect(md).not.toContain('Price, high to low');
+    expect(md).not.toContain('Heather jackets');
+  });
 });

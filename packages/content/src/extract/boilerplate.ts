@@ -7,9 +7,10 @@ import { isSectionTitle } from './prepare-page.ts';
 
 const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'menu', 'tool-tip']);
 
+// A menu's items and a dropdown's options are controls, whether or not their container says it is a menu.
 const FURNITURE_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog',
-  'toolbar', 'tablist', 'tooltip',
+  'toolbar', 'tablist', 'tooltip', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'listbox',
 ]);
 
 // Whole words of class and id values ("site-header", "mainNav" and "cookie_bar" all split into words).
