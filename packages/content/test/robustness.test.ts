@@ -97,6 +97,17 @@ describe('robustness', () => {
     expect(grid.markdown).toContain('Card 19999.');
   });
 
+  it('reads 20,000 cookie notes side by side and 2,000 nested 100 deep, each judged once', () => {
+    // A note's siblings are found from one table built once; each mention climbs to its note and stops there.
+    const note = (i: number) => `<div>We use cookies to remember harbour berth ${i}. <a href="/privacy">Privacy</a></div>`;
+    const side = normalizeContent(html(page(`<div><h1>Tides</h1><p>${ARTICLE_PARAGRAPHS.join(' ')}</p></div><div>${Array.from({ length: 20_000 }, (_, i) => note(i)).join('')}</div>`))).markdown;
+    expect(side).toContain('Tide pools form where the sea retreats');
+    const deep = Array.from({ length: 2_000 }, (_, i) => `${'<div>'.repeat(100)}${note(i)}${'</div>'.repeat(100)}`).join('');
+    const nested = normalizeContent(html(page(`<div><h1>Tides</h1><p>${ARTICLE_PARAGRAPHS.join(' ')}</p></div>${deep}`))).markdown;
+    expect(nested).toContain('Tide pools form where the sea retreats');
+    expect(nested).not.toContain('berth 1999');
+  });
+
   it('copes with a relative or invalid final URL', () => {
     const result = normalizeContent({ body: Buffer.from(page('<main><p><a href="/x">x</a> text</p></main>')), contentType: 'text/html', url: 'not a url' });
     expect(result.links).toEqual([]);

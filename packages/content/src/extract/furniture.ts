@@ -17,6 +17,9 @@ const SECTION_WORDS = new Set(['banner']);
 // Class/id words of a consent or cookie note: never content, however long (see chromeWords).
 const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'onetrust']);
 
+// A cookie or consent note known by its text (consent-notes.ts): site chrome, like one marked by its name.
+const CONSENT_NOTE: FurnitureMark = { kind: 'structure', words: ['consent'] };
+
 // On one product's page (page-hints.ts) a block named as its reviews is what buyers said, not the product: it goes
 // however long (a widget whose heading sits in another column than its reviews opens no section to drop), as long
 // as this many estimated content words of the page stay outside it.
@@ -85,8 +88,8 @@ export interface FurnitureVerdict {
 }
 
 /**
- * Decides which elements marked as furniture (see boilerplate.ts) are dropped, given each subtree's words, link
- * words and estimated content words before any drop. A marked element holding much of the page's content is
+ * Decides which elements marked as furniture (see boilerplate.ts; `consent`: cookie notes known by their text,
+ * consent-notes.ts) are dropped, given each subtree's words, link words and estimated content words before any drop. A marked element holding much of the page's content is
  * more likely a badly named wrapper than a sidebar, unless it is mostly links.
  */
 export function markFurniture(
@@ -95,6 +98,7 @@ export function markFurniture(
   raw: RawFigures,
   kind: PageKind = NO_KIND,
   declared = -1,
+  consent: Uint8Array | null = null,
 ): FurnitureVerdict {
   const { words: rawWords, linkWords: rawLinkWords, good: rawGood, prose: rawProse } = raw;
   const n = nodes.length;
@@ -123,7 +127,7 @@ export function markFurniture(
     const name = (nodes[i] as DomElement).name;
     inCode[i] = inCode[parent[i]] || (name === 'pre' || name === 'code' ? 1 : 0);
     if (inCode[parent[i]]) continue;
-    const mark = signUpBox[i] ? SIGN_UP_BOX : furnitureOf(nodes[i] as DomElement);
+    const mark = signUpBox[i] ? SIGN_UP_BOX : consent?.[i] ? CONSENT_NOTE : furnitureOf(nodes[i] as DomElement);
     if (mark === null) continue;
     marks[i] = mark;
     const key = groupKey(nodes[i] as DomElement, i);

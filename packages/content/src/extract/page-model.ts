@@ -2,6 +2,7 @@ import { isElement, type DomDocument, type DomElement, type DomNode } from '../d
 import { markFurniture, NO_KIND, type PageKind } from './furniture.ts';
 import { CollapsedLength, countTextFigures, type TextFigures } from '../text.ts';
 import { declaredTextElement, hiddenElements } from './article-body.ts';
+import { consentNotes } from './consent-notes.ts';
 
 /**
  * Per-element figures of a cleaned page, in flat arrays indexed by pre-order position (index 0 is the document
@@ -113,14 +114,16 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND, prod
   }
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], null);
   const description = productDescription ? declaredTextElement({ nodes, words: raw[0] }, productDescription, MIN_DESCRIPTION_WORDS, hiddenElements({ nodes, parent })) : -1;
-  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind, description);
+  const texts = { data, ...columns.views() };
+  const consent = consentNotes({ nodes, parent, words: raw[0] }, texts);
+  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind, description, consent);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
     nodes, parent, words, linkWords, good, prose, dropped,
     totalWords: raw[0][0],
     totalLinkWords: raw[1][0],
     wordsOutsideChrome: Math.max(0, raw[0][0] - chromeWords),
-    texts: { data, ...columns.views() },
+    texts,
     textLength: pageText.length,
   };
 }
