@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onHiddenNames } from './support/hidden-names.ts';
+import { onHiddenClasses } from './support/hidden-classes.ts';
 import { readability, trawl, wholePage, type Extractor } from './support/quality-extractors.ts';
 import { byHalfAndType, type PageScore } from './support/quality-score.ts';
 import { qualityPages } from './support/quality-set.ts';
@@ -13,9 +13,9 @@ import type { ScenarioResult } from './support/table.ts';
  * on a light page) on the two fixed halves of the dev set (bench/support/quality-set.ts), per page type, side by
  * side in one run with Mozilla Readability 0.6.0 (jsdom 27) and the whole-page floor, with CPU ms per page.
  * Scored by the set's own scorer (../shared/quality/score.mjs). Ours and Readability also run on the same pages
- * with their class and id names hidden (support/hidden-names.ts): how much of each one's F1 rests on names, a
- * probe for the sites whose names are generated hashes. BENCH_ONLY=Trawl runs ours alone (names as they are;
- * BENCH_ONLY='Trawl,Trawl (names hidden)' adds the other); BENCH_SAVE=dir keeps the predictions and per-page
+ * with their class names hidden (support/hidden-classes.ts): how much of each one's F1 rests on class words, a probe
+ * for the sites whose classes are generated hashes. BENCH_ONLY=Trawl runs ours alone (classes as they are;
+ * BENCH_ONLY='Trawl,Trawl (classes hidden)' adds the other); BENCH_SAVE=dir keeps the predictions and per-page
  * scores there.
  */
 const ONLY = process.env.BENCH_ONLY;
@@ -55,7 +55,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export default async function run(): Promise<ScenarioResult> {
   const pages = qualityPages();
-  const extractors = [trawl, readability, wholePage, onHiddenNames(trawl), onHiddenNames(readability)].filter((e) => !ONLY || ONLY.split(',').includes(e.name));
+  const extractors = [trawl, readability, wholePage, onHiddenClasses(trawl), onHiddenClasses(readability)].filter((e) => !ONLY || ONLY.split(',').includes(e.name));
   // Warm each extractor (JIT, lazy module state) on a few pages before the measured pass.
   for (const e of extractors) for (const p of pages.slice(0, 5)) e.run(p.html(), p.url);
   const runs = extractors.map((e) => {
