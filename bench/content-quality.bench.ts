@@ -77,6 +77,7 @@ export default async function run(): Promise<ScenarioResult> {
     const worse = pages.filter((p) => (ours.scores.get(p.id)?.f1 ?? 0) < (peer.scores.get(p.id)?.f1 ?? 0) - 0.3);
     notes.push(`pages where Trawl's F1 is more than 0.3 below Readability's: ${worse.length}${worse.length ? ` (${worse.map((p) => `${p.id} ${p.type}`).join(', ')})` : ''}`);
   }
+  if (runs.some((r) => r.extractor.name.endsWith('(classes hidden)'))) notes.push('(classes hidden): every class token of the page replaced by a hash of it before extraction (bench/support/hidden-classes.ts); its CPU includes that rewrite.');
   notes.push('Halves: within each page type, ids in string order alternate A, B (bench/support/quality-set.ts). Scores: ../shared/quality/score.mjs (word multiset P/R/F1, mean over pages).');
   return {
     title: 'content-quality: main-content F1 on the two dev halves',
