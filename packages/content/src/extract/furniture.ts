@@ -20,6 +20,10 @@ const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'onetrust
 // A cookie or consent note known by its text (consent-notes.ts): site chrome, like one marked by its name.
 const CONSENT_NOTE: FurnitureMark = { kind: 'structure', words: ['consent'] };
 
+// A tree of links (page-model.ts linkTrees): a menu or an archive however it is named, dropped while it holds less
+// than half of the page's estimated content (a sitemap or a contents page is its tree).
+const LINK_TREE: FurnitureMark = { kind: 'structure', words: [] };
+
 // On one product's page (page-hints.ts) a block named as its reviews is what buyers said, not the product: it goes
 // however long (a widget whose heading sits in another column than its reviews opens no section to drop), as long
 // as this many estimated content words of the page stay outside it.
@@ -99,6 +103,7 @@ export function markFurniture(
   kind: PageKind = NO_KIND,
   declared = -1,
   consent: Uint8Array | null = null,
+  trees: Uint8Array | null = null,
 ): FurnitureVerdict {
   const { words: rawWords, linkWords: rawLinkWords, good: rawGood, prose: rawProse } = raw;
   const n = nodes.length;
@@ -127,7 +132,7 @@ export function markFurniture(
     const name = (nodes[i] as DomElement).name;
     inCode[i] = inCode[parent[i]] || (name === 'pre' || name === 'code' ? 1 : 0);
     if (inCode[parent[i]]) continue;
-    const mark = signUpBox[i] ? SIGN_UP_BOX : consent?.[i] ? CONSENT_NOTE : furnitureOf(nodes[i] as DomElement);
+    const mark = signUpBox[i] ? SIGN_UP_BOX : consent?.[i] ? CONSENT_NOTE : (furnitureOf(nodes[i] as DomElement) ?? (trees?.[i] ? LINK_TREE : null));
     if (mark === null) continue;
     marks[i] = mark;
     const key = groupKey(nodes[i] as DomElement, i);
@@ -159,6 +164,7 @@ export function markFurniture(
     ITEM_NOTE_LABEL.test(textContent(nodes[i]));
   const isFurniture = (i: number): boolean => {
     if (!inLandmark[i] && (nodes[i] as DomElement).name === 'footer') return true;
+    if (marks[i] === LINK_TREE) return rawGood[i] < STRUCTURE_SHARE * totalGood;
     const linkDensity = rawWords[i] > 0 ? rawLinkWords[i] / rawWords[i] : 1;
     // Inside the content a <header> holding the title (h1/h2) is the article's title block: its dek and byline stay.
     if (inLandmark[i] && (nodes[i] as DomElement).name === 'header' && titled[i]) return linkDensity > MAX_LINK_DENSITY;

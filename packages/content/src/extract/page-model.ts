@@ -58,6 +58,8 @@ export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND, productDescription: string | null = null): PageModel {
   const nodes: (DomElement | DomDocument)[] = [root];
   const parents: number[] = [-1];
+  // How many list items each element sits in: an item inside another item is a branch of a tree of links.
+  const itemDepth: number[] = [0];
   // Per block: its own (inline) text figures.
   const own = new Map<number, BlockText>();
   // Explicit stacks (parallel arrays, no per-node objects): pages can be thousands of levels deep and large.
@@ -94,6 +96,7 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND, prod
     const index = nodes.length;
     nodes.push(node);
     parents.push(parent);
+    itemDepth.push(itemDepth[parent] + (node.name === 'li' ? 1 : 0));
     const isLink = node.name === 'a' && !inLink;
     if (isLink) ownOf(own, block).links++;
     pushChildren(node.children, index, BLOCKS.has(node.name) ? index : block, inLink || isLink);
@@ -109,14 +112,15 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND, prod
     if (text.words === 0) continue;
     ownWords[index] = text.words;
     ownLinkWords[index] = text.linkWords;
-    ownGood[index] = text.words * blockQuality(nodes[index], text);
+    ownGood[index] = text.words * blockQuality(nodes[index], text, itemDepth[index] >= 2);
     if (text.words >= PROSE_WORDS && text.linkWords < 0.3 * text.words) ownProse[index] = text.words;
   }
   const raw = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], null);
   const description = productDescription ? declaredTextElement({ nodes, words: raw[0] }, productDescription, MIN_DESCRIPTION_WORDS, hiddenElements({ nodes, parent })) : -1;
   const texts = { data, ...columns.views() };
   const consent = consentNotes({ nodes, parent, words: raw[0] }, texts);
-  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind, description, consent);
+  const trees = linkTrees(nodes, parent, itemDepth, raw[0], raw[1]);
+  const { dropped, chromeWords } = markFurniture(nodes, parent, { words: raw[0], linkWords: raw[1], good: raw[2], prose: raw[3] }, kind, description, consent, trees);
   const [words, linkWords, good, prose] = subtreeSums(parent, [ownWords, ownLinkWords, ownGood, ownProse], dropped);
   return {
     nodes, parent, words, linkWords, good, prose, dropped,
@@ -126,6 +130,30 @@ export function buildPageModel(root: DomDocument, kind: PageKind = NO_KIND, prod
     texts,
     textLength: pageText.length,
   };
+}
+
+// A tree of links: a list, in no item itself, whose items hold lists of items (a menu with its submenus, an archive
+// by year and month, a category tree), made of links, and longer than a list of resources closing an article.
+const TREE_LINK_SHARE = 0.8;
+const TREE_MIN_WORDS = 100;
+
+/** 1 for each list that is a tree of links (above), indexed like nodes; null when there is none. */
+function linkTrees(nodes: (DomElement | DomDocument)[], parent: Int32Array, itemDepth: number[], words: Float64Array, linkWords: Float64Array): Uint8Array | null {
+  const n = nodes.length;
+  // A branch is a list of two or more items inside an item: one author's link under each headline is no branch.
+  const items = new Uint32Array(n);
+  for (let i = 1; i < n; i++) if ((nodes[i] as DomElement).name === 'li') items[parent[i]]++;
+  const branched = new Uint8Array(n);
+  for (let i = n - 1; i > 0; i--) if (branched[i] || (itemDepth[i] >= 2 && items[parent[i]] >= 2)) branched[parent[i]] = 1;
+  let trees: Uint8Array | null = null;
+  for (let i = 1; i < n; i++) {
+    const name = (nodes[i] as DomElement).name;
+    if ((name !== 'ul' && name !== 'ol') || itemDepth[i] > 0 || !branched[i]) continue;
+    if (words[i] < TREE_MIN_WORDS || linkWords[i] < TREE_LINK_SHARE * words[i]) continue;
+    trees ??= new Uint8Array(n);
+    trees[i] = 1;
+  }
+  return trees;
 }
 
 /** end[i]: the index after the last node of i's subtree (subtrees are contiguous in pre-order). */
@@ -209,13 +237,15 @@ function countText(data: string, text: BlockText, inLink: boolean): TextFigures 
 }
 
 /** How likely a block's own text is main content, 0..1, from its length, links and punctuation. */
-function blockQuality(node: DomElement | DomDocument, text: BlockText): number {
+function blockQuality(node: DomElement | DomDocument, text: BlockText, branch = false): number {
   const { words } = text;
   const linkDensity = text.linkWords / words;
   const heading = node.type !== 'root' && HEADINGS.has(node.name);
   if (linkDensity > 0.5) {
     const wordsPerLink = text.linkWords / Math.max(1, text.links);
     if (heading) return 0.5;
+    // A link in an item of an item is a branch of a menu, an archive or a table of contents, however long its words.
+    if (branch) return 0.1;
     return wordsPerLink >= 6 ? 0.6 : wordsPerLink >= 3 ? 0.3 : 0.1;
   }
   if (heading) return 0.8;
