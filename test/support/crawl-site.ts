@@ -224,6 +224,15 @@ function page404(): string {
 }
 
 /**
+ * Resolves once the site has answered at least `count` requests, or after `ms` (the caller's assertion then says
+ * what came): for tests that check a fetch happened while something else is down, without a fixed sleep that a
+ * loaded machine outlasts.
+ */
+export async function untilRequested(site: CrawlSite, count = 1, ms = 10_000): Promise<void> {
+  for (const deadline = Date.now() + ms; site.requests().length < count && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
  * A tree web over several hostnames (all on port index 0): each host has a root `/` and a tree `/n/<path>` of
  * `fanout` children per node, `levels` deep below the root. Roots link to every other host's root; leaves link
  * to a few pseudo-random pages anywhere (deterministic), so many pages are discovered more than once and from
