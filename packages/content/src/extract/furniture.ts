@@ -92,9 +92,10 @@ export interface FurnitureVerdict {
 }
 
 /**
- * Decides which elements marked as furniture (see boilerplate.ts; `consent`: cookie notes known by their text,
- * consent-notes.ts) are dropped, given each subtree's words, link words and estimated content words before any drop. A marked element holding much of the page's content is
- * more likely a badly named wrapper than a sidebar, unless it is mostly links.
+ * Decides which elements marked as furniture are dropped, given each subtree's words, link words and estimated
+ * content words before any drop. Marks: boilerplate.ts by tag, role and names; `consent`, cookie notes known by
+ * their text (consent-notes.ts); `trees`, trees of links (page-model.ts). A marked element holding much of the
+ * page's content is more likely a badly named wrapper than a sidebar, unless it is mostly links.
  */
 export function markFurniture(
   nodes: (DomElement | DomDocument)[],
@@ -132,7 +133,8 @@ export function markFurniture(
     const name = (nodes[i] as DomElement).name;
     inCode[i] = inCode[parent[i]] || (name === 'pre' || name === 'code' ? 1 : 0);
     if (inCode[parent[i]]) continue;
-    const mark = signUpBox[i] ? SIGN_UP_BOX : consent?.[i] ? CONSENT_NOTE : (furnitureOf(nodes[i] as DomElement) ?? (trees?.[i] ? LINK_TREE : null));
+    const hinted = signUpBox[i] ? SIGN_UP_BOX : consent?.[i] ? CONSENT_NOTE : furnitureOf(nodes[i] as DomElement);
+    const mark = hinted ?? (trees?.[i] ? LINK_TREE : null);
     if (mark === null) continue;
     marks[i] = mark;
     const key = groupKey(nodes[i] as DomElement, i);
