@@ -1,4 +1,5 @@
 import { isElement, textContent, type DomDocument, type DomElement, type DomNode } from '../dom.ts';
+import { isContentLandmark } from './boilerplate.ts';
 
 // Cookie and consent notes recognised by what they say. Their class names usually say "cookie" (boilerplate.ts),
 // but not on a site whose names are generated hashes, nor in a consent platform's banner named after the vendor
@@ -72,14 +73,9 @@ export function consentNotes(model: NoteModel, texts: NoteTexts): Uint8Array | n
   return notes;
 }
 
-/** Whether an ancestor says it is the page's content (an article, the main region): no consent note sits there. */
+/** Whether an ancestor says it is the page's content (boilerplate.ts isContentLandmark): no consent note sits there. */
 function inContent(model: NoteModel, i: number): boolean {
-  for (let a = model.parent[i]; a > 0; a = model.parent[a]) {
-    const el = model.nodes[a] as DomElement;
-    if (el.name === 'article' || el.name === 'main') return true;
-    const role = el.attribs.role?.toLowerCase();
-    if (role === 'main' || role === 'article' || el.attribs.itemprop?.toLowerCase() === 'articlebody') return true;
-  }
+  for (let a = model.parent[i]; a > 0; a = model.parent[a]) if (isContentLandmark(model.nodes[a] as DomElement)) return true;
   return false;
 }
 
@@ -106,13 +102,16 @@ function siblingsOf(parent: Int32Array): { before: Int32Array; after: Int32Array
 
 const isPageLevel = (node: DomElement | DomDocument) => node.type === 'root' || node.name === 'body' || node.name === 'html';
 
-/** Whether the element holds a link or a button (the note's "Accept", "Settings" or policy link). */
+/**
+ * Whether the element holds a link or something drawn as a button (the note's "Accept", "Settings" or policy
+ * link). Real <button>s are gone by now (prepare-page.ts drops them as controls).
+ */
 function hasControl(el: DomElement): boolean {
   const stack: DomNode[] = [el];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isElement(node)) continue;
-    if (node.name === 'a' || node.name === 'button' || node.attribs.role?.toLowerCase() === 'button') return true;
+    if (node.name === 'a' || node.attribs.role?.toLowerCase() === 'button') return true;
     for (const child of node.children) stack.push(child);
   }
   return false;
