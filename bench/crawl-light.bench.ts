@@ -6,14 +6,17 @@ import type { ScenarioResult } from './support/table.ts';
 import { trawlCluster, trawlEmbedded } from './support/trawl-cases.ts';
 
 /**
- * Crawl throughput on a local 2,000-page site (20 hosts × 100 pages, ~20 KB, 5 links each), side by side in one run:
- * Trawl embedded, Trawl cluster with 1 and 2 workers, stock Crawlee CheerioCrawler, Scrapy (when installed) and a
- * bare got-scraping + cheerio + turndown loop; then the cluster cases again with 100 ms latency per page.
+ * Crawl throughput side by side in one run, on two local sites of 2,000 ~20 KB pages (bench/support/bench-site.ts):
+ * `20 hosts` (20 hosts × 100 pages, 5 links) and `one host` (2,000 article-shaped pages: nav, sections, a 12-row
+ * table, 6 links). Trawl embedded (`npm start`'s bundle, on its data directory) and cluster with one worker, stock
+ * Crawlee CheerioCrawler, Scrapy (when installed), a bare got-scraping + cheerio loop with and without turndown;
+ * then the cluster cases with 1 and 2 workers on the 20-host site with 100 ms latency per page.
+ * `BENCH_SITES=hosts,one-host` picks the sites; `BENCH_LATENCY=0` skips the latency cases.
  */
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 
-async function nodePeer(script: string, port: number, hosts: number): Promise<PeerResult> {
-  return runJson(process.execPath, ['--import', 'tsx', here(script), String(port), String(hosts)]);
+async function nodePeer(script: string, port: number, hosts: number, ...extra: string[]): Promise<PeerResult> {
+  return runJson(process.execPath, ['--import', 'tsx', here(script), String(port), String(hosts), ...extra]);
 }
 
 function runJson(cmd: string, args: string[]): Promise<PeerResult> {
@@ -36,56 +39,82 @@ async function scrapyAvailable(): Promise<boolean> {
 }
 
 type Row = [string, string, PeerResult];
+const SITE_LABEL: Record<string, string> = { hosts: '20 hosts', 'one-host': 'one host' };
+const EMBEDDED = 'Trawl embedded (Markdown)';
+const CLUSTER = 'Trawl cluster, 1 worker (Markdown)';
+const STOCK = 'Crawlee CheerioCrawler, stock, c=64 (no Markdown)';
+
+async function withSite<T>(shape: string, latency: number, fn: (port: number, hosts: number) => Promise<T>): Promise<T> {
+  const site = await startNodeProcess<{ port: number; hosts: number }>(here('./support/bench-site.ts'), {}, [
+    '--latency-ms',
+    String(latency),
+    '--shape',
+    shape,
+  ]);
+  try {
+    return await fn(site.info.port, site.info.hosts);
+  } finally {
+    await stop(site.child);
+  }
+}
 
 export default async function run(): Promise<ScenarioResult> {
   const rows: Row[] = [];
   const notes: string[] = [];
-  const latencyConcurrency = process.env.BENCH_LATENCY_WORKER_CONCURRENCY ?? '16';
-  for (const latency of [0, 100]) {
-    const site = await startNodeProcess<{ port: number; hosts: number; pages: number }>(here('./support/bench-site.ts'), {}, [
-      '--latency-ms',
-      String(latency),
-    ]);
-    const { port, hosts } = site.info;
-    const label = latency === 0 ? 'local' : `+${latency} ms`;
-    try {
-      if (latency === 0) {
-        rows.push([label, 'Trawl embedded (Markdown)', await trawlEmbedded(port, hosts, {})]);
-        rows.push([label, 'Trawl cluster, 1 worker (Markdown)', await trawlCluster(port, hosts, 1, {})]);
-        rows.push([label, 'Trawl cluster, 2 workers (Markdown)', await trawlCluster(port, hosts, 2, {})]);
-        rows.push([label, 'Crawlee CheerioCrawler, stock, c=64 (no Markdown)', await nodePeer('./support/peer-crawlee-cheerio.ts', port, hosts)]);
-        if (await scrapyAvailable()) {
-          rows.push([label, 'Scrapy, c=64 (no Markdown)', await runJson('/usr/bin/python3', [here('./support/peer_scrapy.py'), String(port), String(hosts)])]);
-        } else notes.push('Scrapy skipped: /usr/bin/python3 -c "import scrapy" failed (apt-get install python3-scrapy).');
-        rows.push([label, 'bare got-scraping + cheerio + turndown, c=64', await nodePeer('./support/peer-bare-loop.ts', port, hosts)]);
-      } else {
-        const env = { TRAWL_WORKER_CONCURRENCY: latencyConcurrency };
-        rows.push([label, `Trawl cluster, 1 worker (c=${latencyConcurrency})`, await trawlCluster(port, hosts, 1, env)]);
-        rows.push([label, `Trawl cluster, 2 workers (c=${latencyConcurrency} each)`, await trawlCluster(port, hosts, 2, env)]);
-      }
-    } finally {
-      await stop(site.child);
-    }
+  const shapes = (process.env.BENCH_SITES ?? 'hosts,one-host').split(',');
+  const scrapy = await scrapyAvailable();
+  if (!scrapy) notes.push('Scrapy skipped: /usr/bin/python3 -c "import scrapy" failed (apt-get install python3-scrapy).');
+  for (const shape of shapes) {
+    const label = SITE_LABEL[shape] ?? shape;
+    await withSite(shape, 0, async (port, hosts) => {
+      rows.push([label, EMBEDDED, await trawlEmbedded(port, hosts, {})]);
+      rows.push([label, CLUSTER, await trawlCluster(port, hosts, 1, {})]);
+      rows.push([label, STOCK, await nodePeer('./support/peer-crawlee-cheerio.ts', port, hosts)]);
+      if (scrapy) rows.push([label, 'Scrapy, c=64 (no Markdown)', await runJson('/usr/bin/python3', [here('./support/peer_scrapy.py'), String(port), String(hosts)])]);
+      rows.push([label, 'bare got-scraping + cheerio, c=64 (no Markdown)', await nodePeer('./support/peer-bare-loop.ts', port, hosts)]);
+      rows.push([label, 'bare got-scraping + cheerio + turndown, c=64', await nodePeer('./support/peer-bare-loop.ts', port, hosts, 'markdown')]);
+    });
   }
   const rate = (r: PeerResult) => (r.pages * 1000) / r.wallMs;
-  const find = (s: string) => rows.find(([, n]) => n.startsWith(s))?.[2];
-  const stock = find('Crawlee CheerioCrawler');
-  const emb = find('Trawl embedded');
-  const one = rows.find(([l, n]) => l !== 'local' && n.startsWith('Trawl cluster, 1'))?.[2];
-  const two = rows.find(([l, n]) => l !== 'local' && n.startsWith('Trawl cluster, 2'))?.[2];
-  if (stock && emb) notes.push(`Trawl embedded ÷ stock CheerioCrawler pages/s: ${(rate(emb) / rate(stock)).toFixed(2)} (target ≥ 1.2, with Markdown)`);
-  if (one && two) notes.push(`2 workers ÷ 1 worker on the +100 ms site: ${(rate(two) / rate(one)).toFixed(2)} (target ≥ 1.7)`);
-  notes.push('CPU and RSS: the crawler processes only (gateway + workers for Trawl); Redis CPU in its own column. The site runs in its own process.');
-  notes.push('Trawl runs with its defaults: robots.txt honoured, at most 4 requests in flight per host, every page stored as an item with Markdown and HTML.');
+  const cpu = (r: PeerResult) => r.cpuMs / Math.max(1, r.pages);
+  for (const shape of shapes) {
+    const label = SITE_LABEL[shape] ?? shape;
+    const find = (name: string) => rows.find(([l, n]) => l === label && n === name)?.[2];
+    const stock = find(STOCK);
+    for (const name of [EMBEDDED, CLUSTER]) {
+      const t = find(name);
+      if (stock && t) {
+        notes.push(
+          `${label}, ${name} ÷ stock CheerioCrawler: pages/s ${(rate(t) / rate(stock)).toFixed(2)} (target ≥ 3), CPU per page ${(cpu(t) / cpu(stock)).toFixed(2)} (target ≤ 0.3)`,
+        );
+      }
+    }
+  }
+  if (process.env.BENCH_LATENCY !== '0') {
+    const latencyConcurrency = process.env.BENCH_LATENCY_WORKER_CONCURRENCY ?? '16';
+    await withSite('hosts', 100, async (port, hosts) => {
+      const env = { TRAWL_WORKER_CONCURRENCY: latencyConcurrency };
+      rows.push(['20 hosts +100 ms', `Trawl cluster, 1 worker (c=${latencyConcurrency})`, await trawlCluster(port, hosts, 1, env)]);
+      rows.push(['20 hosts +100 ms', `Trawl cluster, 2 workers (c=${latencyConcurrency} each)`, await trawlCluster(port, hosts, 2, env)]);
+    });
+    const lat = rows.filter(([l]) => l === '20 hosts +100 ms').map(([, , r]) => r);
+    if (lat.length === 2) notes.push(`2 workers ÷ 1 worker on the +100 ms site: ${(rate(lat[1]) / rate(lat[0])).toFixed(2)}`);
+  }
+  notes.push(
+    'Trawl runs the bundles `npm start` and `npm run worker` run, with its defaults: robots.txt honoured, at most 4 requests in flight per host, every page stored as an item with Markdown and HTML. Each Trawl process first crawls one page (loading its engines and content threads, as a running service has); the clock and CPU start after that, as the peers\' start after their imports.',
+  );
+  notes.push('delivered once: items read back through GET /v1/crawl/{id}/items, pages whose URL came more than once (Trawl only; the peers keep no items).');
+  notes.push('CPU and RSS: the crawler processes only (gateway + workers for Trawl, content threads included); Redis CPU in its own column. The site runs in its own process.');
   return {
-    title: 'crawl-light: 2,000 pages (20 hosts × 100, ~20 KB, 5 links), same_hostname',
-    columns: ['site', 'crawler', 'pages', 'pages/s', 'CPU ms/page', 'peak RSS MiB', 'Redis cmds/page', 'Redis CPU ms/page'],
+    title: 'crawl-light: 2,000 pages of ~20 KB on two local sites, same_hostname',
+    columns: ['site', 'crawler', 'pages', 'duplicates', 'pages/s', 'CPU ms/page', 'peak RSS MiB', 'Redis cmds/page', 'Redis CPU ms/page'],
     rows: rows.map(([site, name, r]) => [
       site,
       name,
       r.pages,
+      r.duplicates === undefined ? '–' : r.duplicates,
       rate(r),
-      r.cpuMs / Math.max(1, r.pages),
+      cpu(r),
       r.peakRssMb,
       r.redisCommands === undefined ? '–' : (r.redisCommands / Math.max(1, r.pages)).toFixed(1),
       r.redisCpuMs === undefined ? '–' : (r.redisCpuMs / Math.max(1, r.pages)).toFixed(2),

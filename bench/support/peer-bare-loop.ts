@@ -3,8 +3,10 @@ import * as cheerio from 'cheerio';
 import TurndownService from 'turndown';
 import { cpuMsOf, peakRssMbOf } from './proc-stats.ts';
 
-// Our practical limit: got-scraping + one cheerio parse + turndown of the main content, concurrency 64, nothing else.
-const [port, hosts] = process.argv.slice(2).map(Number);
+// Our practical limit: got-scraping + one cheerio parse (+ turndown of the main content with `markdown` as the third
+// argument), concurrency 64, nothing else.
+const [port, hosts] = process.argv.slice(2, 4).map(Number);
+const markdown = process.argv[4] === 'markdown';
 const turndown = new TurndownService();
 const seen = new Set<string>();
 const queue: string[] = [];
@@ -35,7 +37,7 @@ await new Promise<void>((done) => {
               queue.push(next.href);
             }
           });
-          turndown.turndown($('main').html() ?? $('body').html() ?? '');
+          if (markdown) turndown.turndown($('main').html() ?? $('body').html() ?? '');
           pages += 1;
         })
         .catch(() => undefined)

@@ -19,6 +19,8 @@ export interface PeerResult {
   wallMs: number;
   cpuMs: number;
   peakRssMb: number;
+  /** Pages delivered more than once (read back from the crawl's items), where the peer can tell. */
+  duplicates?: number;
   redisCommands?: number;
   redisCpuMs?: number;
 }

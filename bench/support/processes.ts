@@ -35,7 +35,8 @@ export async function startNodeProcess<T>(
  * stderr (stdout carries its log lines), which is passed on.
  */
 export async function startWorkerProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = script.endsWith('.mjs') ? [script] : ['--import', 'tsx', script];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const rl = createInterface({ input: child.stderr! });
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
@@ -45,6 +46,24 @@ export async function startWorkerProcess(script: string, env: Record<string, str
     });
   });
   return child;
+}
+
+/**
+ * Starts a bundle of scripts/build.mjs (`dist/gateway.mjs`: what `npm start` runs) and resolves with its URL, read
+ * from the banner it prints on stderr.
+ */
+export async function startBundledGateway(bundle: string, env: Record<string, string>): Promise<{ child: ChildProcess; info: { url: string } }> {
+  const child = spawn(process.execPath, [bundle], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const rl = createInterface({ input: child.stderr! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${bundle} exited with ${code}`)));
+    rl.on('line', (line) => {
+      const m = /^Trawl listening on (\S+)/.exec(line);
+      if (m) resolve(m[1]);
+      else if (!/^(API|Development API|Metrics)/.test(line)) process.stderr.write(`${line}\n`);
+    });
+  });
+  return { child, info: { url } };
 }
 
 /** Stops a child with SIGTERM and waits for its exit; one that has already exited (with a code or by a signal) is left. */

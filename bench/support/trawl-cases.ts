@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectRedis } from '@trawl/redis';
+import { BUNDLES, buildBundles, stale } from '../../scripts/build.mjs';
+import { crawlItems, duplicateCount } from './crawl-items.ts';
 import { cpuMsOf, peakRssMbOf, type PeerResult } from './proc-stats.ts';
-import { startNodeProcess, startWorkerProcess, stop } from './processes.ts';
+import { startBundledGateway, startWorkerProcess, stop } from './processes.ts';
 
 export const KEY = 'bench-key-0123456789abcdef';
-const here = (p: string) => new URL(p, import.meta.url).pathname;
 const root = new URL('../../', import.meta.url).pathname;
 
 export function baseEnv(extra: Record<string, string>): Record<string, string> {
@@ -32,10 +33,10 @@ async function api(url: string, method: string, path: string, body?: unknown): P
 }
 
 /** Creates the benchmark crawl and waits for its end; returns its id, pages delivered and wall time. */
-export async function crawl(gatewayUrl: string, port: number, hosts: number): Promise<{ id: string; pages: number; wallMs: number }> {
+export async function crawl(gatewayUrl: string, port: number, hosts: number, maxPages = 10_000): Promise<{ id: string; pages: number; wallMs: number }> {
   const urls = Array.from({ length: hosts }, (_, i) => `http://127.0.0.${i + 1}:${port}/`);
   const t0 = performance.now();
-  const { crawl: c } = await api(gatewayUrl, 'POST', '/v1/crawl', { urls, scope: 'same_hostname', max_depth: 10, max_pages: 10_000 });
+  const { crawl: c } = await api(gatewayUrl, 'POST', '/v1/crawl', { urls, scope: 'same_hostname', max_depth: 10, max_pages: maxPages });
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));
     const { crawl: s } = await api(gatewayUrl, 'GET', `/v1/crawl/${c.id}`);
@@ -46,14 +47,39 @@ export async function crawl(gatewayUrl: string, port: number, hosts: number): Pr
   }
 }
 
+/** The bundles `npm start` and `npm run worker` run, built first when a source is newer (as `npm start` does). */
+async function bundle(name: keyof typeof BUNDLES): Promise<string> {
+  if (stale()) await buildBundles();
+  return join(root, BUNDLES[name].out);
+}
+
+/**
+ * A crawl of the site's first host capped at one page, before the clock starts: the process loads its engines and
+ * starts its content threads, as a service does once, so the measured crawl is the steady state (the peers' figures
+ * also start after their imports).
+ */
+async function warmUp(gatewayUrl: string, port: number): Promise<void> {
+  await crawl(gatewayUrl, port, 1, 1);
+}
+
+/** Pages delivered more than once, from the crawl's items read back (its URLs; 0 when every page came once). */
+async function duplicatesOf(gatewayUrl: string, crawlId: string): Promise<number> {
+  const items = await crawlItems(gatewayUrl, crawlId);
+  return duplicateCount(items.map((i) => String(i.url)));
+}
+
 export async function trawlEmbedded(port: number, hosts: number, env: Record<string, string>): Promise<PeerResult> {
-  const gw = await startNodeProcess<{ url: string }>(here('./gateway-server.ts'), baseEnv({ TRAWL_WORKERS: '1', ...env }));
+  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-data-'));
+  const gw = await startBundledGateway(await bundle('gateway'), baseEnv({ TRAWL_WORKERS: '1', TRAWL_DATA_DIR: dataDir, ...env }));
   try {
+    await warmUp(gw.info.url, port);
     const cpu0 = cpuMsOf(gw.child.pid!);
-    const { pages, wallMs } = await crawl(gw.info.url, port, hosts);
-    return { pages, wallMs, cpuMs: cpuMsOf(gw.child.pid!) - cpu0, peakRssMb: peakRssMbOf(gw.child.pid!) };
+    const { id, pages, wallMs } = await crawl(gw.info.url, port, hosts);
+    const cpuMs = cpuMsOf(gw.child.pid!) - cpu0;
+    return { pages, wallMs, cpuMs, peakRssMb: peakRssMbOf(gw.child.pid!), duplicates: await duplicatesOf(gw.info.url, id) };
   } finally {
     await stop(gw.child);
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -92,22 +118,25 @@ export async function totalCommands(url: string): Promise<number> {
 export async function trawlCluster(port: number, hosts: number, workers: number, env: Record<string, string>): Promise<PeerResult> {
   const redis = await startRedis();
   const common = baseEnv({ REDIS_URL: redis.url, ...env });
-  const gw = await startNodeProcess<{ url: string }>(here('./gateway-server.ts'), { ...common, TRAWL_WORKERS: '0' });
+  const gw = await startBundledGateway(await bundle('gateway'), { ...common, TRAWL_WORKERS: '0' });
   const ws = [];
   try {
-    for (let i = 0; i < workers; i++) ws.push(await startWorkerProcess(join(root, 'apps/worker/src/main.ts'), common));
+    for (let i = 0; i < workers; i++) ws.push(await startWorkerProcess(await bundle('worker'), common));
     // Let every worker register and take its share of shards before the clock starts.
     await new Promise((r) => setTimeout(r, 2500));
+    await warmUp(gw.info.url, port);
     const pids = [gw.child.pid!, ...ws.map((w) => w.pid!)];
     const cpu0 = pids.reduce((a, p) => a + cpuMsOf(p), 0);
     const redisCpu0 = cpuMsOf(redis.child.pid!);
     const cmd0 = await totalCommands(redis.url);
-    const { pages, wallMs } = await crawl(gw.info.url, port, hosts);
+    const { id, pages, wallMs } = await crawl(gw.info.url, port, hosts);
     const cmd1 = await totalCommands(redis.url);
+    const cpuMs = pids.reduce((a, p) => a + cpuMsOf(p), 0) - cpu0;
     return {
       pages,
       wallMs,
-      cpuMs: pids.reduce((a, p) => a + cpuMsOf(p), 0) - cpu0,
+      cpuMs,
+      duplicates: await duplicatesOf(gw.info.url, id),
       peakRssMb: pids.reduce((a, p) => a + peakRssMbOf(p), 0),
       redisCommands: cmd1 - cmd0,
       redisCpuMs: cpuMsOf(redis.child.pid!) - redisCpu0,

@@ -175,6 +175,17 @@ describe('main content failure classes', () => {
     expect(article.split(blurb)).toHaveLength(2);
   });
 
+  it('finds a repeat whose copy differs in case, spacing and accented capitals, and keeps same-length paragraphs that differ', () => {
+    const text = 'Élodie Marchand counted the ANEMONES of the north pool by the café on the first spring tide of the year with her class.';
+    const copy = `<div hidden><p>  ${text.toUpperCase().replace(/ /g, '\n  ')} </p></div>`;
+    // Same length, other words: compared by their text, never by their length alone.
+    const twin = 'Élodie Marchand counted the ANEMONES of the south pool by the café on the first spring tide of the year with her class.';
+    const md = markdownOf(`<div class="story">${ARTICLE}<p>${text}</p><p>${twin}</p>${copy}</div>`);
+    expect(md.split(text)).toHaveLength(2);
+    expect(md.split(text.toUpperCase())).toHaveLength(1);
+    expect(md).toContain(twin);
+  });
+
   it('drops a ticker of headlines above the article and a list of topic links below it, inside its container', () => {
     const links = (words: string[]) => `<ul>${words.map((w) => `<li><a href="/t/${w}">${w}</a></li>`).join('')}</ul>`;
     const md = markdownOf(`<div class="story">${links(['Markets', 'Weather', 'Ferries', 'Fishing'])}${ARTICLE}${links(['Ecology', 'Cornwall', 'Wildlife', 'Beaches'])}</div>`);

@@ -39,10 +39,12 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
   }
   // Only blocks whose shown text has the length of another's can repeat it (lower-casing keeps lengths, but for
   // U+0130): the strings of all others are never built.
+  // Of those, only blocks whose text also hashes alike: the strings are built for likely repeats alone (a page of
+  // same-length paragraphs built every one, 5% of a crawl's CPU).
   const groups = new Map<string, number[]>();
-  for (const sameLength of shownLengths(model, core, end, candidate).values()) {
-    if (sameLength.length < 2) continue;
-    for (const i of sameLength) {
+  for (const sameHash of alikeBlocks(model, core, end, candidate).values()) {
+    if (sameHash.length < 2) continue;
+    for (const i of sameHash) {
       const text = collapse(textContent(nodes[i] as DomElement)).toLowerCase();
       const group = groups.get(text);
       if (group) group.push(i);
@@ -72,10 +74,8 @@ export function markDuplicateBlocks(model: PageModel, core: number): number {
  * each list in document order. Counted from the model's per-text figures: a candidate holds no other, and its texts
  * are a run of the page's texts in document order.
  */
-function shownLengths(model: PageModel, core: number, end: number, candidate: Uint8Array): Map<number, number[]> {
-  const { parent, texts } = model;
-  const owner = new Int32Array(end - core).fill(-1);
-  for (let i = core + 1; i < end; i++) owner[i - core] = candidate[i] ? i : owner[parent[i] - core];
+function shownLengths(model: PageModel, core: number, end: number, owner: Int32Array): Map<number, number[]> {
+  const { texts } = model;
   const byLength = new Map<number, number[]>();
   const close = (block: number, length: number) => {
     if (block < 0 || length < MIN_CHARS) return;
@@ -98,6 +98,72 @@ function shownLengths(model: PageModel, core: number, end: number, candidate: Ui
   }
   close(block, length.length);
   return byLength;
+}
+
+/**
+ * The candidates that may share their text with another, grouped by shown length and a hash of their text's
+ * characters other than whitespace, lower-cased (so equal collapsed, lower-cased texts always land together). A
+ * block with a character whose lower case is not one UTF-16 unit (or a surrogate) hashes as UNHASHED, together
+ * with every other such block of its length: those are compared by their strings, as before.
+ */
+function alikeBlocks(model: PageModel, core: number, end: number, candidate: Uint8Array): Map<string, number[]> {
+  const { parent, texts } = model;
+  // The candidate each node of core's subtree sits in (-1: none), by index from core.
+  const owner = new Int32Array(end - core).fill(-1);
+  for (let i = core + 1; i < end; i++) owner[i - core] = candidate[i] ? i : owner[parent[i] - core];
+  const sameLength = shownLengths(model, core, end, owner);
+  const lengthOf = new Map<number, number>();
+  for (const [length, blocks] of sameLength) if (blocks.length > 1) for (const b of blocks) lengthOf.set(b, length);
+  const out = new Map<string, number[]>();
+  if (lengthOf.size === 0) return out;
+  const hashes = new Map<number, number>();
+  // Texts of one block are a run in document order (see shownLengths): each is hashed onto its block's running hash.
+  for (let t = 0; t < texts.parent.length; t++) {
+    const p = texts.parent[t];
+    const b = p > core && p < end ? owner[p - core] : -1;
+    if (b < 0 || !lengthOf.has(b)) continue;
+    const h = hashes.get(b) ?? FNV_OFFSET;
+    hashes.set(b, h === UNHASHED ? h : hashText(texts.data[t], h));
+  }
+  for (const [b, length] of lengthOf) {
+    const key = `${length}:${hashes.get(b) ?? FNV_OFFSET}`;
+    const group = out.get(key);
+    if (group) group.push(b);
+    else out.set(key, [b]);
+  }
+  return out;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const UNHASHED = -1;
+const lowerUnit = new Int32Array(65536).fill(-2);
+
+/** FNV-1a over the text's non-whitespace UTF-16 units, lower-cased; UNHASHED when a unit's lower case is not one unit. */
+function hashText(text: string, h: number): number {
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c <= 32) continue;
+    let lower: number;
+    if (c < 128) lower = c >= 65 && c <= 90 ? c + 32 : c;
+    else {
+      lower = lowerUnit[c];
+      if (lower === -2) lower = lowerUnit[c] = lowerOf(c);
+      if (lower === UNHASHED) return UNHASHED;
+      if (lower === SPACE_UNIT) continue;
+    }
+    h = Math.imul(h ^ lower, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+const SPACE_UNIT = -3;
+
+function lowerOf(c: number): number {
+  if (c >= 0xd800 && c <= 0xdfff) return UNHASHED;
+  const ch = String.fromCharCode(c);
+  if (/\s/.test(ch)) return SPACE_UNIT;
+  const lower = ch.toLowerCase();
+  return lower.length === 1 ? lower.charCodeAt(0) : UNHASHED;
 }
 
 // Elements that hold one item of a listing. (Not <article>: a forum reply quoting an earlier post repeats it.)
