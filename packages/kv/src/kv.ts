@@ -58,6 +58,11 @@ export interface Kv {
   space(): KvSpace;
   /** The data directory. */
   readonly dir: string;
+  /**
+   * Transactions run so far (`transact` calls; sweeps apart): a count of the store's work that does not depend on
+   * the machine, which tests hold per delivered page (test/embedded/store-work-per-page.test.ts).
+   */
+  readonly transactions: number;
   /** Flushes to disk and releases the directory. */
   close(): Promise<void>;
 }

@@ -133,9 +133,16 @@ export function openKv(opts: KvOptions): Kv {
     },
   };
 
+  let transactions = 0;
   return {
     dir: opts.dir,
-    transact: (fn) => db.transactionSync(() => fn(tx)),
+    get transactions() {
+      return transactions;
+    },
+    transact: (fn) => {
+      transactions++;
+      return db.transactionSync(() => fn(tx));
+    },
     sweepExpired(max) {
       const t = now();
       return db.transactionSync(() => {

@@ -50,6 +50,8 @@ export interface Runtime {
   now: () => number;
   /** Embedded mode on disk: what the data directory takes against TRAWL_DATA_MAX_BYTES; null otherwise. */
   space: DataDirSpace | null;
+  /** Embedded mode on disk: the Kv every backend shares; null otherwise. */
+  kv: Kv | null;
   /** The plain metrics listener (TRAWL_METRICS_PORT), or null when not configured. */
   metrics: MetricsServer | null;
   /** The process's logger (README "Logging"), handed to the workers and the gateway. */
@@ -139,6 +141,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
     trends,
     now,
     space,
+    kv,
     metrics,
     log,
     async close() {
