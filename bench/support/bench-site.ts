@@ -22,9 +22,15 @@ const PAGES_PER_HOST = oneHost ? 2000 : 100;
 const FANOUT = oneHost ? 6 : 5;
 
 const WORDS = 'harbour tide energy turbine fishery weather coast survey grant council report season vessel quay'.split(' ');
+// Each paragraph its own words (a page's paragraphs are not copies of each other: with a fixed cycle through the
+// words, the 48 paragraphs of a page were two texts repeated, which a reader, and our duplicate rule, emits once).
 function paragraph(seed: number): string {
+  let x = (seed * 2654435761 + 1) >>> 0;
   let s = '';
-  for (let i = 0; i < 60; i++) s += `${WORDS[(seed * 7 + i * 13) % WORDS.length]} `;
+  for (let i = 0; i < 60; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    s += `${WORDS[(x >>> 16) % WORDS.length]} `;
+  }
   return `<p>${s.trim()}.</p>`;
 }
 

@@ -101,10 +101,11 @@ function shownLengths(model: PageModel, core: number, end: number, owner: Int32A
 }
 
 /**
- * The candidates that may share their text with another, grouped by shown length and a hash of their text's
- * characters other than whitespace, lower-cased (so equal collapsed, lower-cased texts always land together). A
- * block with a character whose lower case is not one UTF-16 unit (or a surrogate) hashes as UNHASHED, together
- * with every other such block of its length: those are compared by their strings, as before.
+ * The candidates that may share their text with another, grouped by shown length and a hash of the first
+ * PREFIX_UNITS characters of their text other than whitespace, lower-cased (so equal collapsed, lower-cased texts
+ * always land together; texts that differ almost always differ early). A block with a character whose lower case is
+ * not one UTF-16 unit (or a surrogate) hashes as UNHASHED, together with every other such block of its length:
+ * those are compared by their strings, as before.
  */
 function alikeBlocks(model: PageModel, core: number, end: number, candidate: Uint8Array): Map<string, number[]> {
   const { parent, texts } = model;
@@ -116,31 +117,42 @@ function alikeBlocks(model: PageModel, core: number, end: number, candidate: Uin
   for (const [length, blocks] of sameLength) if (blocks.length > 1) for (const b of blocks) lengthOf.set(b, length);
   const out = new Map<string, number[]>();
   if (lengthOf.size === 0) return out;
-  const hashes = new Map<number, number>();
-  // Texts of one block are a run in document order (see shownLengths): each is hashed onto its block's running hash.
+  const close = (b: number, h: number) => {
+    const key = `${lengthOf.get(b)}:${h}`;
+    const group = out.get(key);
+    if (group) group.push(b);
+    else out.set(key, [b]);
+  };
+  // Texts of one block are a run in document order (see shownLengths): each feeds its block's running hash.
+  const state = { hash: FNV_OFFSET, units: 0 };
+  let block = -1;
   for (let t = 0; t < texts.parent.length; t++) {
     const p = texts.parent[t];
     const b = p > core && p < end ? owner[p - core] : -1;
     if (b < 0 || !lengthOf.has(b)) continue;
-    const h = hashes.get(b) ?? FNV_OFFSET;
-    hashes.set(b, h === UNHASHED ? h : hashText(texts.data[t], h));
+    if (b !== block) {
+      if (block >= 0) close(block, state.hash);
+      block = b;
+      state.hash = FNV_OFFSET;
+      state.units = 0;
+    }
+    if (state.hash !== UNHASHED && state.units < PREFIX_UNITS) hashText(texts.data[t], state);
   }
-  for (const [b, length] of lengthOf) {
-    const key = `${length}:${hashes.get(b) ?? FNV_OFFSET}`;
-    const group = out.get(key);
-    if (group) group.push(b);
-    else out.set(key, [b]);
-  }
+  if (block >= 0) close(block, state.hash);
   return out;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-const UNHASHED = -1;
+const PREFIX_UNITS = 64;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const UNHASHED = 0x7fffffff + 1;
+const SPACE_UNIT = -3;
 const lowerUnit = new Int32Array(65536).fill(-2);
 
-/** FNV-1a over the text's non-whitespace UTF-16 units, lower-cased; UNHASHED when a unit's lower case is not one unit. */
-function hashText(text: string, h: number): number {
-  for (let k = 0; k < text.length; k++) {
+/** FNV-1a over the text's non-whitespace UTF-16 units, lower-cased, until the state holds PREFIX_UNITS of them. */
+function hashText(text: string, state: { hash: number; units: number }): void {
+  let h = state.hash;
+  let n = state.units;
+  for (let k = 0; k < text.length && n < PREFIX_UNITS; k++) {
     const c = text.charCodeAt(k);
     if (c <= 32) continue;
     let lower: number;
@@ -148,22 +160,26 @@ function hashText(text: string, h: number): number {
     else {
       lower = lowerUnit[c];
       if (lower === -2) lower = lowerUnit[c] = lowerOf(c);
-      if (lower === UNHASHED) return UNHASHED;
+      if (lower === -1) {
+        state.hash = UNHASHED;
+        return;
+      }
       if (lower === SPACE_UNIT) continue;
     }
-    h = Math.imul(h ^ lower, 0x01000193) >>> 0;
+    h = Math.imul(h ^ lower, 0x01000193);
+    n++;
   }
-  return h;
+  state.hash = h;
+  state.units = n;
 }
 
-const SPACE_UNIT = -3;
-
+/** A UTF-16 unit's lower case as one unit, SPACE_UNIT for whitespace, -1 when it has none of one unit. */
 function lowerOf(c: number): number {
-  if (c >= 0xd800 && c <= 0xdfff) return UNHASHED;
+  if (c >= 0xd800 && c <= 0xdfff) return -1;
   const ch = String.fromCharCode(c);
   if (/\s/.test(ch)) return SPACE_UNIT;
   const lower = ch.toLowerCase();
-  return lower.length === 1 ? lower.charCodeAt(0) : UNHASHED;
+  return lower.length === 1 ? lower.charCodeAt(0) : -1;
 }
 
 // Elements that hold one item of a listing. (Not <article>: a forum reply quoting an earlier post repeats it.)

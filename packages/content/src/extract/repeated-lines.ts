@@ -1,7 +1,7 @@
 import type { DomElement } from '../dom.ts';
 import { isInside } from './duplicate-blocks.ts';
 import { BLOCKS, type PageModel } from './page-model.ts';
-import { collapse } from '../text.ts';
+import { collapse, CollapsedLength } from '../text.ts';
 
 // The same short text twice in a row: a card's title as a hidden link over its image and again as its heading, an
 // address above the same address as a link, a label rendered once for small screens and once for large ones. A
@@ -22,6 +22,8 @@ interface Line {
   text: string;
   /** That text, whitespace collapsed ("1) one" and "1. one" are two lines): made when first compared. */
   key: string | null;
+  /** The key's length, counted from the model's per-text figures: lines of two lengths are never compared. */
+  length: number;
   words: number;
   /** The element holding this line's text and nothing else, or -1. */
   holder: number;
@@ -44,10 +46,12 @@ export function markRepeatedLines(model: PageModel, core: number): number {
   let current = -1;
   let count = 0;
   let text = '';
+  let length = new CollapsedLength();
   const flush = () => {
-    if (current >= 0 && count > 0) lines.push({ text, key: null, words: count, holder: holderOf(model, current, count, core) });
+    if (current >= 0 && count > 0) lines.push({ text, key: null, length: length.length, words: count, holder: holderOf(model, current, count, core) });
     count = 0;
     text = '';
+    length = new CollapsedLength();
   };
   for (let t = 0; t < texts.data.length; t++) {
     const p = texts.parent[t];
@@ -63,17 +67,18 @@ export function markRepeatedLines(model: PageModel, core: number): number {
     }
     count += found;
     text += texts.data[t];
+    length.add(texts.inner[t], texts.edges[t]);
   }
   flush();
   let marked = 0;
   for (let i = 1; i < lines.length; i++) {
     const { holder } = lines[i];
     if (holder < 0 || dropped[holder] || lines[i].words < MIN_WORDS) continue;
-    const key = keyOf(lines[i]);
     let repeat = false;
     for (let k = 1; k <= WINDOW && i - k >= 0; k++) {
       const before = lines[i - k];
-      if (before.holder >= 0 && keyOf(before) === key && words[commonAncestor(parent, before.holder, holder)] <= MAX_SHARED_WORDS + 2 * words[holder]) repeat = true;
+      // Keys are built only for lines of the same length (a regex over every line was 7% of a content thread).
+      if (before.holder >= 0 && before.length === lines[i].length && keyOf(before) === keyOf(lines[i]) && words[commonAncestor(parent, before.holder, holder)] <= MAX_SHARED_WORDS + 2 * words[holder]) repeat = true;
     }
     if (!repeat) continue;
     dropped[holder] = 1;
