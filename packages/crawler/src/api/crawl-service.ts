@@ -16,7 +16,8 @@ import { logCrawlEvent } from '../crawl-log.ts';
 import { decodeCursor, deliveriesCursor, encodeCursor, parsePageRunId } from './ids.ts';
 import { cancelLiveCrawl } from './cancel.ts';
 import { buildPlan } from './plan.ts';
-import { crawlJobView, itemView, webhookDeliveryView, type StoredItem } from './views.ts';
+import { decodeItem } from './item-codec.ts';
+import { crawlJobView, itemView, webhookDeliveryView } from './views.ts';
 
 export interface CrawlServices {
   store: Store;
@@ -113,7 +114,7 @@ async function listPage<P>(
 export function listItems(svc: CrawlServices, teamId: string, crawlId: string, cursor: string | undefined, limit: number): Promise<ListResult<CrawlItemsPage>> {
   return listPage(svc, { teamId, crawlId, cursor }, decodeCursor, async (snap, from) => {
     const raw = await svc.crawls.items(crawlId, from, limit);
-    const items = raw.map((s, i) => itemView(crawlId, from + i, JSON.parse(s) as StoredItem, svc.artifactRetentionS));
+    const items = raw.map((s, i) => itemView(crawlId, from + i, decodeItem(s), svc.artifactRetentionS));
     const next = from + items.length;
     const ended = snap.status !== 'queued' && snap.status !== 'running' && snap.status !== 'paused';
     // A running crawl may deliver more: hand back a cursor even when this page came back short.
@@ -159,7 +160,7 @@ export function crawlRunSource(svc: CrawlServices): CrawlRunSource {
       if (!snap || snap.plan.team_id !== teamId) return { kind: 'missing' };
       const raw = await svc.crawls.item(crawlId, ref.seq);
       if (raw === null) return { kind: 'missing' };
-      const item = JSON.parse(raw) as StoredItem;
+      const item = decodeItem(raw);
       return { kind: 'page', createdAt: item.created_at, markdown: item.content.markdown, html: item.content.html };
     },
   };

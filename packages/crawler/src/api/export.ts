@@ -3,7 +3,8 @@ import type { CrawlItem } from '@trawl/contract';
 import { TERMINAL_STATUSES } from '@trawl/frontier';
 import type { CrawlServices } from './crawl-service.ts';
 import { decodeCursor, parsePageRunId } from './ids.ts';
-import { itemView, type StoredItem } from './views.ts';
+import { decodeItem } from './item-codec.ts';
+import { itemView } from './views.ts';
 
 /** Items read from the store at once: what an export holds in memory, whatever the crawl's size. */
 export const EXPORT_BATCH = 50;
@@ -52,7 +53,7 @@ async function* walk(svc: CrawlServices, crawlId: string, start: number, o: Expo
   for (;;) {
     if (o.signal.aborted) return;
     const raw = await svc.crawls.items(crawlId, next, EXPORT_BATCH);
-    for (const s of raw) yield itemView(crawlId, next++, JSON.parse(s) as StoredItem, svc.artifactRetentionS);
+    for (const s of raw) yield itemView(crawlId, next++, decodeItem(s), svc.artifactRetentionS);
     if (raw.length === EXPORT_BATCH) continue;
     if (!o.follow) return;
     const snap = await svc.crawls.getCrawl(crawlId);

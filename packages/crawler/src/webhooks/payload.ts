@@ -1,7 +1,8 @@
 import type { CrawlStore } from '@trawl/frontier';
 import { signPayload, SIGNATURE_HEADER, type ClaimedDelivery } from '@trawl/webhooks';
 import { itemId } from '../api/ids.ts';
-import { crawlJobView, itemView, type StoredItem } from '../api/views.ts';
+import { decodeItem } from '../api/item-codec.ts';
+import { crawlJobView, itemView } from '../api/views.ts';
 
 /**
  * The body of one event, built when it is sent from what the crawl store holds (the outbox keeps references, not
@@ -14,7 +15,7 @@ export async function eventBody(crawls: CrawlStore, c: ClaimedDelivery, artifact
   if (entry.type === 'crawl.page') {
     const raw = entry.seq === null ? null : await crawls.item(c.crawl_id, entry.seq);
     if (raw === null) return null;
-    const item = itemView(c.crawl_id, entry.seq!, JSON.parse(raw) as StoredItem, artifactRetentionS);
+    const item = itemView(c.crawl_id, entry.seq!, decodeItem(raw), artifactRetentionS);
     data = { item: c.config.payload === 'thin' ? { id: itemId(c.crawl_id, entry.seq!), url: item.url, final_url: item.final_url } : item };
   } else {
     const snap = await crawls.getCrawl(c.crawl_id);

@@ -12,6 +12,7 @@ import {
   type ScrapedPage,
   type ScrapeFailure,
 } from '@trawl/scrape';
+import { encodeItem } from '../api/item-codec.ts';
 import type { StoredItem } from '../api/views.ts';
 import { CrawlContexts, type CrawlContext } from './crawl-context.ts';
 import { endCrawl } from './finalize.ts';
@@ -138,7 +139,7 @@ export async function runPageTask(deps: PageTaskDeps, crawlId: string, lease: Le
   const learned = outcome.page.extraction?.memory;
   if (memoryKey && learned) await writeMemory(deps, memoryKey, learned);
   const links = withSitemapPages(admissibleLinks(ctx, req, outcome.page.finalUrl, outcome.page.content.links), await listed);
-  const item = JSON.stringify(storedItem(outcome.page, req, Date.now()));
+  const item = encodeItem(storedItem(outcome.page, req, Date.now()));
   // Only links the store actually saw may be skipped next time; a rejected completion admitted nothing.
   if (await finish(deps, crawlId, lease, { kind: 'delivered', item }, links)) {
     for (const l of links) CrawlContexts.remember(ctx, l.url);
