@@ -5,9 +5,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BUNDLES, buildBundles, stale } from './build.mjs';
 
 const which = process.argv[2];
-const bundle = BUNDLES[which];
+const STARTS = ['gateway', 'worker']; // the CLI's bundle runs from bin/trawl.js
+const bundle = STARTS.includes(which) ? BUNDLES[which] : undefined;
 if (!bundle) {
-  process.stderr.write(`usage: node scripts/start.mjs ${Object.keys(BUNDLES).join('|')}\n`);
+  process.stderr.write(`usage: node scripts/start.mjs ${STARTS.join('|')}\n`);
   process.exit(2);
 }
 if (stale()) await buildBundles();

@@ -1,12 +1,14 @@
-import { createTrawlClient, type TrawlClient } from '@trawl/client';
+import type { TrawlClient } from '@trawl/client';
 import type { CommandContext } from './command-spec.ts';
 import { runCommandLine } from './commander-adapter.ts';
 import { COMMANDS } from './commands/index.ts';
 import { EXIT_CODES, exitCode, UsageError } from './exit-codes.ts';
 import { writeOut } from './output.ts';
-import { errorLine, reportError } from './report-error.ts';
 
-/** `trawl …` (bin/trawl.js starts this through tsx). */
+/**
+ * `trawl …` (bin/trawl.js runs its bundle, dist/cli.mjs). Only what `--help` needs loads at start: the API clients
+ * (openapi-fetch, tRPC) and the progress bar (cli-progress) load when a command runs (README "Start-up").
+ */
 const HELP_AFTER = `
 Environment: TRAWL_BASE (default for --base), TRAWL_KEY (default for --key).
 Exit codes:
@@ -25,7 +27,8 @@ try {
   code = await runCommandLine(
     process.argv.slice(2),
     COMMANDS,
-    (spec, args, options, globals) => {
+    async (spec, args, options, globals) => {
+      const { createTrawlClient } = await import('@trawl/client');
       let client: TrawlClient | null = null;
       const ctx: CommandContext = {
         base: globals.base,
@@ -44,6 +47,8 @@ try {
     { stdout, stderr, helpAfter: HELP_AFTER, usageCode: exitCode('usage') },
   );
 } catch (err) {
+  // Telling the clients' errors apart needs their classes: loaded only when something failed.
+  const { errorLine, reportError } = await import('./report-error.ts');
   stderr.write(errorLine(err));
   code = reportError(err).code;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { screenBody, UnsupportedContentTypeError, type ContentLimits } from '@trawl/content';
 import { ContentTimeoutError, type ContentInput, type ContentProcessor } from './content-errors.ts';
@@ -49,6 +50,23 @@ interface Lane {
 // slow page never waits inside a thread where its deadline cannot stop it.
 const PIPELINE = 4;
 
+// In a bundle (scripts/build.mjs defines it): the file URL of the content thread's entry built with that bundle.
+// Not defined when this module runs as TypeScript (tsx, vitest).
+declare const TRAWL_CONTENT_WORKER_URL: string | undefined;
+
+/**
+ * A thread's entry: the bundle's own when it runs from one (about a tenth of the start of loading the TypeScript
+ * through tsx, and no esbuild service per thread), otherwise the boot file that loads content-worker.ts through
+ * tsx. Looked up at each start, so a bundle whose entry was removed meanwhile (dist/ cleaned) still starts threads.
+ */
+function threadEntry(): URL {
+  if (typeof TRAWL_CONTENT_WORKER_URL === 'string') {
+    const bundled = new URL(TRAWL_CONTENT_WORKER_URL);
+    if (existsSync(bundled)) return bundled;
+  }
+  return new URL('./content-worker-boot.mjs', import.meta.url);
+}
+
 type Reply = { ok?: boolean; value?: ContentResult; unsupported?: boolean; notText?: boolean; contentType?: string | null; message?: string; ready?: boolean };
 
 /**
@@ -59,7 +77,6 @@ type Reply = { ok?: boolean; value?: ContentResult; unsupported?: boolean; notTe
  * priority, so they never queue ahead of ordinary pages nor take much CPU from them.
  */
 export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
-  const entry = new URL('./content-worker-boot.mjs', import.meta.url);
   let closed = false;
   // A lane's threads start with its first page: a process that never makes content (a gateway answering reads
   // after a restart, a worker with nothing to crawl) never pays ~0.3-1.5 s of CPU per thread at start-up, when it
@@ -70,7 +87,7 @@ export function laneContentProcessor(opts: LanesOptions): ContentProcessor {
   }
 
   function spawn(lane: Lane): Slot {
-    const worker = new Worker(entry, {
+    const worker = new Worker(threadEntry(), {
       workerData: { limits: opts.limits, lowPriority: lane.lowPriority },
       resourceLimits: { maxOldGenerationSizeMb: opts.threadHeapMb },
     });

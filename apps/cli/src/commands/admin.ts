@@ -1,4 +1,4 @@
-import { createAdminClient, type AdminClient } from '@trawl/admin/client';
+import type { AdminClient } from '@trawl/admin/client';
 import type { CommandSpec, GroupSpec } from '../command-spec.ts';
 import { exitCode, UsageError } from '../exit-codes.ts';
 import { safeJson, writeOut } from '../output.ts';
@@ -73,6 +73,7 @@ function procedureCommand(name: AdminProcedure, spec: AdminProcedureSpec): Comma
       const token = options.adminToken;
       if (typeof token !== 'string' || token === '') throw new UsageError('no admin token: pass --admin-token or set TRAWL_ADMIN_TOKEN');
       if (!/^https?:\/\/[^/]/i.test(ctx.base)) throw new UsageError('--base (TRAWL_BASE) must be an http(s) URL');
+      const { createAdminClient } = await import('@trawl/admin/client'); // tRPC's client, not loaded for --help
       const admin = createAdminClient({ baseUrl: ctx.base, token });
       const result = await spec.call(admin, adminInput((fields as string[] | undefined) ?? []));
       await writeOut(ctx.stdout, `${safeJson(result, 2)}\n`);

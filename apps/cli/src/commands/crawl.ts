@@ -1,6 +1,5 @@
 import type { CrawlRequest, CrawlScope } from '@trawl/client';
 import type { CommandSpec, OptionSpec } from '../command-spec.ts';
-import { followCrawl } from '../crawl/follow.ts';
 import { TERMINAL_STATUSES } from '../crawl/progress.ts';
 import { lineSink } from '../output.ts';
 import { integer, jsonFile } from '../parse.ts';
@@ -9,6 +8,9 @@ import { integer, jsonFile } from '../parse.ts';
 const SCOPES = { same_hostname: true, same_domain: true, same_origin: true, all: true } satisfies Record<CrawlScope, true>;
 
 const OUT: OptionSpec = { flags: '--out <file>', description: 'write the items as JSON Lines to this file (default: stdout)' };
+
+// Following a crawl loads the progress bar (cli-progress): only when a crawl is followed, not for --help.
+const follow = async () => (await import('../crawl/follow.ts')).followCrawl;
 
 /** `trawl crawl URL… [--max-pages N] [--max-depth N] [--scope S] [--extraction FILE] [--out FILE]` */
 export const crawlCommand: CommandSpec = {
@@ -33,6 +35,7 @@ export const crawlCommand: CommandSpec = {
     };
     const client = ctx.client();
     const out = lineSink(o.out as string | undefined, ctx.stdout);
+    const followCrawl = await follow();
     const { crawl, run } = await client.createCrawl(body);
     ctx.stderr.write(`${crawl.id} started (run ${run.id}); Ctrl-C stops following it\n`);
     return followCrawl(ctx, client, crawl, out);
@@ -51,6 +54,7 @@ export const resumeCommand: CommandSpec = {
     if (crawl.status === 'paused') crawl = await client.resumeCrawl(crawl.id);
     const out = lineSink(o.out as string | undefined, ctx.stdout);
     const state = TERMINAL_STATUSES.has(crawl.status) ? 'has ended' : 'is being followed';
+    const followCrawl = await follow();
     ctx.stderr.write(`${crawl.id} ${crawl.status}: ${state}; Ctrl-C stops following it\n`);
     return followCrawl(ctx, client, crawl, out);
   },
