@@ -33,6 +33,16 @@ interface ParserInternals {
   endIndex: number;
 }
 
+let parses = 0;
+
+/**
+ * Documents parsed by this thread so far: a count of work that does not depend on the machine, which tests hold at
+ * one per page (content, links, metadata and record extraction share one parse).
+ */
+export function htmlParses(): number {
+  return parses;
+}
+
 /**
  * Parses with htmlparser2's own rules, except that a tag opening past the depth limit (or past the element limit)
  * is ignored along with its matching close tag. That is Chromium's precedent (its parser stops nesting at 512
@@ -40,6 +50,7 @@ interface ParserInternals {
  * of its deepest kept element. One <a> may still open beyond the depth limit so that deep links stay links.
  */
 export function parseLimited(html: string, limits: ParseLimits): ParseResult {
+  parses++;
   const handler = new DomHandler();
   const parser = new Parser(handler);
   const p = parser as unknown as ParserInternals;

@@ -6,5 +6,6 @@ export { UnsupportedContentTypeError } from './errors.ts';
 export type { PageMetadata } from './extract/metadata.ts';
 export { normalizeContent, screenBody, type NormalizedContent } from './normalize-content.ts';
 export type { DocumentHook } from './html-content.ts';
+export { htmlParses } from './html-parser.ts';
 export { QUALITY_THRESHOLD, type ContentQuality, type QualitySignals } from './quality.ts';
 export { serializeInnerSanitized } from './sanitize/sanitize-html.ts';
