@@ -139,16 +139,56 @@ describe('HostScheduler', () => {
     await seedCrawl(crawls, 'crawl_a', pages('other.test', 1));
     const s = scheduler(crawls, ['h.test'], ['crawl_a']);
     const waits: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       expect(await s.next()).toBeNull();
       waits.push(s.slot('h.test')!.nextRefillAt - Date.now());
       vi.setSystemTime(s.slot('h.test')!.nextRefillAt);
     }
-    expect(waits).toEqual([20, 50, 100, 200, 200]);
+    expect(waits).toEqual([20, 50, 100, 200, 400, 800, 800]);
     vi.setSystemTime(Date.now() - 1);
     expect(s.isEmpty()).toBe(true);
     s.wakeHost('h.test');
     expect(s.isEmpty()).toBe(false);
+  });
+
+  it('a host with a page running, or whose last lease emptied its queue, asks again after 200 ms (its pages wake it)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(1_000_000);
+    const crawls = new MemoryCrawlStore();
+    await seedCrawl(crawls, 'crawl_a', pages('h.test', 2));
+    const lease = vi.spyOn(crawls, 'lease');
+    const s = scheduler(crawls, ['h.test'], ['crawl_a'], 2);
+    const first = await s.next();
+    // The lease took both queued pages (it asked for 8): the queue is empty, so no ask until 200 ms on.
+    expect(lease).toHaveBeenCalledTimes(1);
+    expect(s.slot('h.test')!.nextRefillAt - Date.now()).toBe(200);
+    const second = await s.next();
+    expect([first, second].every((h) => h !== null)).toBe(true);
+    expect(await s.next()).toBeNull();
+    expect(lease).toHaveBeenCalledTimes(1);
+    vi.setSystemTime(1_000_200);
+    s.markHandled(first!.lease.token);
+    // Asked again and found nothing with a page still running: 200 ms again, not the idle backoff's first step.
+    expect(await s.next()).toBeNull();
+    expect(lease).toHaveBeenCalledTimes(2);
+    expect(s.slot('h.test')!.nextRefillAt - Date.now()).toBe(200);
+    // Links this worker admitted to the host wake it at once.
+    s.wakeHost('h.test');
+    expect(s.isEmpty()).toBe(false);
+  });
+
+  it('does not ask for pages of a crawl seen paused or ended, and asks at once when it may run again', async () => {
+    const crawls = new MemoryCrawlStore();
+    await seedCrawl(crawls, 'crawl_a', pages('h.test', 2));
+    const lease = vi.spyOn(crawls, 'lease');
+    const s = scheduler(crawls, ['h.test'], ['crawl_a']);
+    await s.setIdleCrawls(new Set(['crawl_a']));
+    expect(await s.next()).toBeNull();
+    expect(lease).not.toHaveBeenCalled();
+    await s.setIdleCrawls(new Set());
+    expect(s.slot('h.test')!.nextRefillAt).toBe(0);
+    expect(await s.next()).not.toBeNull();
+    expect(lease).toHaveBeenCalledTimes(1);
   });
 
   it('asks again 500 ms after the store failed, without throwing', async () => {

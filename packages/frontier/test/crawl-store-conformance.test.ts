@@ -132,6 +132,73 @@ describe.each(backends)('crawl store conformance: %s', (_name, make) => {
     expect((await s.getCrawl(p.crawl_id))!.status).toBe('completed');
   });
 
+  it('completions made at once apply in call order, each as its own call: items, cap, dedup, new hosts, the end', async () => {
+    // Redis sends the completions that come due while one is out in one script call; these are such a burst.
+    const s = make();
+    const p = plan({ max_pages: 6 });
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
+    const [one, two, three] = (await s.lease(p.crawl_id, 'a.test', 3, 30_000, NOW)).leases;
+    const none = { accepted: false, needBudget: false, seq: null, newHosts: [], finished: false };
+    const burst = await Promise.all([
+      s.complete(p.crawl_id, one, { kind: 'delivered', item: '"1"' }, [req('http://a.test/x', 1), req('http://b.test/1', 1), req('http://a.test/2', 1)], NOW),
+      s.complete(p.crawl_id, two, { kind: 'failed', reason: 'network_error' }, [req('http://b.test/1', 1), req('http://b.test/2', 1), req('http://c.test/1', 1)], NOW),
+      s.complete(p.crawl_id, two, { kind: 'delivered', item: '"2 again"' }, [], NOW),
+      s.complete(p.crawl_id, three, { kind: 'delivered', item: '"3"' }, [req('http://a.test/y', 1)], NOW),
+    ]);
+    expect(burst).toEqual([
+      { accepted: true, needBudget: false, seq: 0, newHosts: ['b.test'], finished: false },
+      { accepted: true, needBudget: false, seq: null, newHosts: [], finished: false },
+      none,
+      { accepted: true, needBudget: false, seq: 1, newHosts: [], finished: false },
+    ]);
+    let snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.counters).toMatchObject({ discovered: 6, queued: 3, in_flight: 0, completed: 2, failed: 1, failure_reasons: { network_error: 1 } });
+    addsUp(snap);
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual(['"1"', '"3"']);
+    const rest = [...(await s.lease(p.crawl_id, 'a.test', 5, 30_000, NOW)).leases, ...(await s.lease(p.crawl_id, 'b.test', 5, 30_000, NOW)).leases];
+    expect(rest.map((l) => l.request.url)).toEqual(['http://a.test/x', 'http://b.test/1', 'http://b.test/2']);
+    const end = await Promise.all([
+      s.complete(p.crawl_id, rest[0], { kind: 'blocked', reason: 'robots_disallowed' }, [], NOW),
+      s.complete(p.crawl_id, rest[1], { kind: 'delivered', item: '"b1"' }, [], NOW),
+      s.complete(p.crawl_id, rest[2], { kind: 'delivered', item: '"b2"' }, [], NOW + 7),
+      s.complete(p.crawl_id, rest[2], { kind: 'delivered', item: '"b2 again"' }, [], NOW + 7),
+    ]);
+    expect(end.map((r) => [r.accepted, r.seq, r.finished])).toEqual([
+      [true, null, false],
+      [true, 2, false],
+      [true, 3, true],
+      [false, null, false],
+    ]);
+    snap = (await s.getCrawl(p.crawl_id))!;
+    expect(snap.status).toBe('completed');
+    expect(snap.completed_at).toBe(new Date(NOW + 7).toISOString());
+    expect(snap.counters).toMatchObject({ discovered: 6, queued: 0, in_flight: 0, completed: 4, failed: 1, blocked: 1, dropped: 0 });
+    addsUp(snap);
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual(['"1"', '"3"', '"b1"', '"b2"']);
+  });
+
+  it('enforce mode: of completions made at once, those past the prepaid credit keep their leases and wait', async () => {
+    const s = make();
+    const p = plan({ billing_mode: 'enforce' });
+    await s.createCrawl(p, [req('http://a.test/1'), req('http://a.test/2'), req('http://a.test/3')]);
+    await s.addBudget(p.crawl_id, 1);
+    const [a, b, c] = (await s.lease(p.crawl_id, 'a.test', 3, 30_000, NOW)).leases;
+    const burst = await Promise.all([
+      s.complete(p.crawl_id, a, { kind: 'delivered', item: '"a"' }, [], NOW),
+      s.complete(p.crawl_id, b, { kind: 'delivered', item: '"b"' }, [], NOW),
+      s.complete(p.crawl_id, c, { kind: 'failed', reason: 'http_error' }, [], NOW),
+    ]);
+    expect(burst.map((r) => [r.accepted, r.needBudget, r.seq])).toEqual([
+      [true, false, 0],
+      [false, true, null],
+      [true, false, null],
+    ]);
+    expect((await s.getCrawl(p.crawl_id))!.counters).toMatchObject({ in_flight: 1, completed: 1, failed: 1, queued: 0 });
+    expect(await s.addBudget(p.crawl_id, 1)).toBe(1);
+    expect(await s.complete(p.crawl_id, b, { kind: 'delivered', item: '"b"' }, [], NOW)).toEqual({ accepted: true, needBudget: false, seq: 1, newHosts: [], finished: true });
+    expect(await s.addBudget(p.crawl_id, 0)).toBe(0);
+  });
+
   it('fails a crawl that delivered nothing, saying why', async () => {
     const s = make();
     const p = plan();

@@ -2,8 +2,13 @@ import type { CrawlStore, Lease } from '@trawl/frontier';
 import { HostSlot, type Held } from './host-slots.ts';
 import type { WorkerSettings } from './settings.ts';
 
-/** How long a host whose queue came back empty waits before asking again (links admitted here wake it early). */
-const EMPTY_BACKOFF_MS = [20, 50, 100, 200];
+/**
+ * How long a host whose queue came back empty waits before asking again (links admitted here wake it early): the
+ * longer it stays empty, the longer, since only another worker's links or a lapsed lease can fill it then.
+ */
+const EMPTY_BACKOFF_MS = [20, 50, 100, 200, 400, 800];
+/** The wait while the host has pages running here (they wake it when they admit links to it). */
+const BUSY_EMPTY_MS = 200;
 /** Leases held per host beyond those in flight, so one lease call feeds several pages. */
 const BUFFER_FACTOR = 4;
 /** How long a host waits to ask again after the store failed to answer (e.g. Redis is restarting). */
@@ -23,6 +28,8 @@ export class HostScheduler {
   /** Crawls seen paused or ended at the last heartbeat: their buffered leases are handed back, not started. */
   private idle = new Set<string>();
   private handled = 0;
+  /** Told when a host may have a page to start now (taken on, woken): the page runner looks at once, not at a poll. */
+  private readyListener: () => void = () => undefined;
 
   constructor(
     private readonly crawls: CrawlStore,
@@ -50,6 +57,7 @@ export class HostScheduler {
       this.slots.set(host, s);
       this.order.push(host);
       this.onHostAdded();
+      this.readyListener();
     }
     s.slowUntil = Math.max(s.slowUntil, slowUntil);
     return s;
@@ -90,18 +98,27 @@ export class HostScheduler {
       s.nextRefillAt = 0;
       s.emptyStreak = 0;
     }
+    this.readyListener();
   }
-  /** Wakes one host: this worker just admitted links to it. */
+  /** Wakes one host: this worker just admitted links to it, or its crawls changed. */
   wakeHost(host: string): void {
     const s = this.slots.get(host);
     if (s) {
       s.nextRefillAt = 0;
       s.emptyStreak = 0;
+      this.readyListener();
     }
+  }
+  /** The page runner's wake-up: called whenever a host may have a page to start now. */
+  onReady(listener: () => void): void {
+    this.readyListener = listener;
   }
 
   /** Records which crawls may run; buffered leases of the others go back to the store. */
   async setIdleCrawls(idle: Set<string>): Promise<void> {
+    // A crawl a host still serves that may run again (resumed) is asked for work at once, not at the next retry.
+    const slots = [...this.slots.values()];
+    if ([...this.idle].some((c) => !idle.has(c) && slots.some((s) => s.crawls.includes(c)))) this.wake();
     this.idle = idle;
     if (idle.size === 0) return;
     for (const s of this.slots.values()) {
@@ -128,6 +145,22 @@ export class HostScheduler {
       if (s.buffer.length > 0 || (s.refilling === null && now >= s.nextRefillAt && s.crawls.length > 0)) return false;
     }
     return true;
+  }
+
+  /**
+   * When a host may next have a page to start with no news from outside (an empty-queue backoff, a politeness pause
+   * or a store retry running out), or null when none waits on time. A page ending is news: the runner looks then.
+   * With isEmpty, it lets an idle runner sleep rather than poll.
+   */
+  nextReadyAt(): number | null {
+    const hc = this.settings.hostConcurrency;
+    let at = Number.POSITIVE_INFINITY;
+    for (const s of this.slots.values()) {
+      if (s.inflight >= hc) continue;
+      if (s.buffer.length > 0) at = Math.min(at, s.slowUntil);
+      else if (s.refilling === null && s.crawls.length > 0) at = Math.min(at, Math.max(s.slowUntil, s.nextRefillAt));
+    }
+    return at === Number.POSITIVE_INFINITY ? null : at;
   }
 
   handledCount(): number {
@@ -229,6 +262,8 @@ export class HostScheduler {
     try {
       for (let i = 0; i < s.crawls.length && got.length === 0; i++) {
         crawlId = s.crawls[s.rr++ % s.crawls.length];
+        // Paused or ended at the last heartbeat: it has no page to lease, so it is not asked.
+        if (this.idle.has(crawlId)) continue;
         const batch = await this.crawls.lease(crawlId, s.host, want, this.settings.leaseMs, Date.now());
         if (batch.started) this.onCrawlStarted(crawlId);
         got = batch.leases;
@@ -239,11 +274,15 @@ export class HostScheduler {
       s.nextRefillAt = Date.now() + STORE_RETRY_MS;
       return;
     }
+    // Pages of this host running here wake it when they admit links to it (wakeHost): while any is, or once a
+    // lease took all its one crawl had queued, asking sooner only finds the queue empty.
     if (got.length === 0) {
-      s.nextRefillAt = Date.now() + EMPTY_BACKOFF_MS[Math.min(s.emptyStreak++, EMPTY_BACKOFF_MS.length - 1)];
+      const idle = EMPTY_BACKOFF_MS[Math.min(s.emptyStreak++, EMPTY_BACKOFF_MS.length - 1)];
+      s.nextRefillAt = Date.now() + (s.inflight > 0 ? BUSY_EMPTY_MS : idle);
       return;
     }
     s.emptyStreak = 0;
+    if (got.length < want && s.crawls.length === 1) s.nextRefillAt = Date.now() + BUSY_EMPTY_MS;
     if (this.slots.get(s.host) !== s) {
       // The shard was given up while the lease call was in flight: hand the leases straight back.
       for (const lease of got) await this.giveBack(crawlId, lease, null);

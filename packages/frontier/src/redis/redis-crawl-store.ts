@@ -26,7 +26,7 @@ const scripts = loadScripts(new URL('./lua/', import.meta.url), [
   'crawl-renew-1.lua',
   'crawl-transition-3.lua',
   'crawl-expire-5.lua',
-  'crawl-snapshot-4.lua',
+  'crawl-snapshot-3.lua',
   'crawl-host-loads-2.lua',
 ]);
 
@@ -49,6 +49,38 @@ function parseMember(m: string): Lease {
   return { token: m.slice(0, a), request: JSON.parse(m.slice(b + 1)) as FrontierRequest };
 }
 
+interface PendingCompletion {
+  lease: Lease;
+  result: PageResult;
+  links: FrontierRequest[];
+  now: number;
+  resolve(r: CompleteResult): void;
+  reject(err: unknown): void;
+}
+interface CompletionQueue {
+  waiting: PendingCompletion[];
+  busy: boolean;
+}
+
+/** Crawls whose billing mode is remembered; one forgotten is read again by its next completion. */
+const MAX_KNOWN_CRAWLS = 10_000;
+/** Completions per call at most, and about this many bytes of items and links: one call stays a modest command. */
+const MAX_BATCH = 64;
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** The next batch off the front of the queue: at least one completion, in order. */
+function takeBatch(waiting: PendingCompletion[]): PendingCompletion[] {
+  let n = 0;
+  let bytes = 0;
+  while (n < waiting.length && n < MAX_BATCH) {
+    const p = waiting[n];
+    bytes += (p.result.kind === 'delivered' ? p.result.item.length : 64) + p.links.length * 256;
+    if (n > 0 && bytes > MAX_BATCH_BYTES) break;
+    n++;
+  }
+  return waiting.splice(0, n);
+}
+
 /**
  * Cluster-mode crawl state in Redis. Each mutation is one Lua script on the crawl's slot, so admission under
  * max_pages, dedup and exactly-once delivery hold whatever the number of workers.
@@ -59,6 +91,13 @@ export class RedisCrawlStore implements CrawlStore {
   private readonly members: LruMap<string, string>;
   /** The operator's listing; its keys live on their own slot, so it is written beside the scripts, not in them. */
   private readonly index: RedisRecordIndex;
+  /** Completions waiting for their crawl's call in flight, by crawl (see complete). */
+  private readonly completing = new Map<string, CompletionQueue>();
+  /**
+   * Each crawl's billing mode, learned from reading or creating it (a worker reads a crawl before running its
+   * pages): fixed at creation, so a completion can pass it and the script need not read it (crawl-complete-4.lua).
+   */
+  private readonly billing = new LruMap<string, CrawlPlan['billing_mode']>(MAX_KNOWN_CRAWLS);
 
   constructor(
     private readonly redis: RedisConnection,
@@ -75,23 +114,22 @@ export class RedisCrawlStore implements CrawlStore {
     const args: string[] = [c.base, JSON.stringify(plan), String(plan.max_pages), plan.billing_mode];
     for (const r of seeds) args.push(r.url, r.host, JSON.stringify(r));
     await scripts['crawl-create'].run(this.redis, [c.meta, c.seen, c.hosts], args);
+    this.billing.set(plan.crawl_id, plan.billing_mode);
     // Indexed once it exists: an index entry never outlives its crawl by more than the crawl's retention.
     await this.index.add(indexKey(plan.created_at, plan.crawl_id), plan.team_id, Date.now());
   }
 
   async getCrawl(crawlId: string): Promise<CrawlSnapshot | null> {
     const c = this.k.crawl(crawlId);
-    const r = await scripts['crawl-snapshot'].run<[string[], number, number, number] | []>(
-      this.redis,
-      [c.meta, c.leases, c.items, c.hosts],
-      [c.base],
-    );
+    const r = await scripts['crawl-snapshot'].run<[string[], number, number] | []>(this.redis, [c.meta, c.leases, c.items], []);
     if (r.length === 0) return null;
-    const [flat, inFlight, completed, queued] = r;
+    const [flat, inFlight, completed] = r;
     const meta: Record<string, string> = {};
     for (let i = 0; i < flat.length; i += 2) meta[flat[i]] = flat[i + 1];
+    const plan = JSON.parse(meta.plan) as CrawlPlan;
+    this.billing.set(crawlId, plan.billing_mode);
     return {
-      plan: JSON.parse(meta.plan) as CrawlPlan,
+      plan,
       status: meta.status as CrawlStatus,
       started_at: meta.started_at ?? null,
       completed_at: meta.completed_at ?? null,
@@ -100,7 +138,8 @@ export class RedisCrawlStore implements CrawlStore {
       budget: Number(meta.budget ?? 0),
       counters: {
         discovered: Number(meta.admitted),
-        queued: Number(queued),
+        // Admitted and not settled is queued or leased (every script keeps `open` so; crawl-snapshot-3.lua).
+        queued: Math.max(0, Number(meta.open) - Number(inFlight)),
         in_flight: Number(inFlight),
         completed: Number(completed),
         dropped: Number(meta.dropped),
@@ -134,25 +173,66 @@ export class RedisCrawlStore implements CrawlStore {
     return { leases, started: started === 1 };
   }
 
-  async complete(crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[], now: number): Promise<CompleteResult> {
+  /**
+   * Records a page's result. Completions of one crawl go to Redis one call at a time: those that come due while a
+   * call is out wait for it and then go together in the next (crawl-complete-4.lua applies them in order, each as
+   * its own call would), as do those that end in the same turn of the event loop. Nothing waits on a timer, so a
+   * lone page pays no delay, and a busy worker pays one round trip (and the script's fixed reads and writes) per
+   * batch instead of per page.
+   */
+  complete(crawlId: string, lease: Lease, result: PageResult, links: FrontierRequest[], now: number): Promise<CompleteResult> {
+    return new Promise((resolve, reject) => {
+      let q = this.completing.get(crawlId);
+      if (!q) this.completing.set(crawlId, (q = { waiting: [], busy: false }));
+      q.waiting.push({ lease, result, links, now, resolve, reject });
+      if (q.busy) return;
+      q.busy = true;
+      // Sent after this turn of the event loop: pages that ended in the same turn go in one call.
+      setImmediate(() => void this.sendCompletions(crawlId, q));
+    });
+  }
+
+  private async sendCompletions(crawlId: string, q: CompletionQueue): Promise<void> {
     const c = this.k.crawl(crawlId);
-    const m = this.members.get(lease.token) ?? member(lease);
-    const args: string[] = [
-      m,
-      result.kind,
-      result.kind === 'delivered' ? result.item : result.reason,
-      c.base,
-      iso(now),
-      String(now + 60_000),
-    ];
-    for (const r of links) args.push(r.url, r.host, JSON.stringify(r));
-    const out = await scripts['crawl-complete'].run<(number | string)[]>(this.redis, [c.meta, c.leases, c.seen, c.items], args);
-    const none: CompleteResult = { accepted: false, needBudget: false, seq: null, newHosts: [], finished: false };
-    if (out[0] === -1) return { ...none, needBudget: true };
-    this.members.delete(lease.token);
-    if (out[0] === 0) return none;
-    const seq = Number(out[1]);
-    return { accepted: true, needBudget: false, seq: seq < 0 ? null : seq, newHosts: out.slice(3).map(String), finished: out[2] === 1 };
+    try {
+      while (q.waiting.length > 0) {
+        const batch = takeBatch(q.waiting);
+        let out: (number | string)[];
+        try {
+          const now = Math.max(...batch.map((p) => p.now));
+          const args: string[] = [c.base, iso(now), String(now + 60_000), this.billing.get(crawlId) ?? ''];
+          for (const p of batch) {
+            const { result, links } = p;
+            args.push(this.members.get(p.lease.token) ?? member(p.lease), result.kind, result.kind === 'delivered' ? result.item : result.reason, String(links.length));
+            for (const r of links) args.push(r.url, r.host, JSON.stringify(r));
+          }
+          out = await scripts['crawl-complete'].run<(number | string)[]>(this.redis, [c.meta, c.leases, c.seen, c.items], args);
+        } catch (err) {
+          // Each caller decides whether to try again (durable, in the page task): a retry finds its lease gone
+          // if this call did land.
+          for (const p of batch) p.reject(err);
+          continue;
+        }
+        let at = 0;
+        for (const p of batch) {
+          const code = Number(out[at]);
+          const seq = Number(out[at + 1]);
+          const finished = Number(out[at + 2]) === 1;
+          const hosts = Number(out[at + 3]);
+          const newHosts = out.slice(at + 4, at + 4 + hosts).map(String);
+          at += 4 + hosts;
+          if (code === -1) {
+            p.resolve({ accepted: false, needBudget: true, seq: null, newHosts: [], finished: false });
+            continue;
+          }
+          this.members.delete(p.lease.token);
+          p.resolve(code === 0 ? { accepted: false, needBudget: false, seq: null, newHosts: [], finished: false } : { accepted: true, needBudget: false, seq: seq < 0 ? null : seq, newHosts, finished });
+        }
+      }
+    } finally {
+      q.busy = false;
+      if (q.waiting.length === 0) this.completing.delete(crawlId);
+    }
   }
 
   async reclaim(crawlId: string, now: number, max: number): Promise<number> {

@@ -5,10 +5,17 @@
 -- ARGV[5] now (ISO, for started_at)
 -- Returns {started, member...}: started is 1 for the one call whose lease started the crawl (queued -> running),
 -- else 0; no members unless the crawl is queued or running.
-local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'queued' and status ~= 'running' then return {0} end
+-- The queue is popped before the status is read: an empty queue (a host asking again for work, an ended crawl,
+-- whose queues are gone) answers after one command; what a paused crawl's queue gave is pushed back in order.
 local popped = redis.call('LPOP', KEYS[3], ARGV[2])
 if not popped then return {0} end
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'queued' and status ~= 'running' then
+  local back = {}
+  for i = #popped, 1, -1 do back[#back + 1] = popped[i] end
+  redis.call('LPUSH', KEYS[3], unpack(back))
+  return {0}
+end
 local zargs = {}
 for i, json in ipairs(popped) do
   local m = ARGV[3] .. i .. '\n' .. ARGV[4] .. '\n' .. json
