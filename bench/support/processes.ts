@@ -53,7 +53,9 @@ export async function startWorkerProcess(script: string, env: Record<string, str
  * from the banner it prints on stderr.
  */
 export async function startBundledGateway(bundle: string, env: Record<string, string>): Promise<{ child: ChildProcess; info: { url: string } }> {
-  const child = spawn(process.execPath, [bundle], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // BENCH_CPU_PROF=dir: each gateway writes a CPU profile of its main thread there when it exits (what to cut).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...prof, bundle], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const rl = createInterface({ input: child.stderr! });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${bundle} exited with ${code}`)));
