@@ -11,7 +11,8 @@ import { trawlCluster, trawlEmbedded } from './support/trawl-cases.ts';
  * table, 6 links). Trawl embedded (`npm start`'s bundle, on its data directory) and cluster with one worker, stock
  * Crawlee CheerioCrawler, Scrapy (when installed), a bare got-scraping + cheerio loop with and without turndown;
  * then the cluster cases with 1 and 2 workers on the 20-host site with 100 ms latency per page.
- * `BENCH_SITES=hosts,one-host` picks the sites; `BENCH_LATENCY=0` skips the latency cases.
+ * `BENCH_SITES=hosts,one-host` picks the sites; `BENCH_LATENCY=0` skips the latency cases; `BENCH_CRAWLERS=trawl` runs
+ * Trawl's rows only.
  */
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 
@@ -39,6 +40,8 @@ async function scrapyAvailable(): Promise<boolean> {
 }
 
 type Row = [string, string, PeerResult];
+// BENCH_CRAWLERS=trawl: Trawl's rows only (an older checkout's figures beside this one's, with the same sites).
+const TRAWL_ONLY = process.env.BENCH_CRAWLERS === 'trawl';
 const SITE_LABEL: Record<string, string> = { hosts: '20 hosts', 'one-host': 'one host' };
 const EMBEDDED = 'Trawl embedded (Markdown)';
 const CLUSTER = 'Trawl cluster, 1 worker (Markdown)';
@@ -69,6 +72,7 @@ export default async function run(): Promise<ScenarioResult> {
     await withSite(shape, 0, async (port, hosts) => {
       rows.push([label, EMBEDDED, await trawlEmbedded(port, hosts, {})]);
       rows.push([label, CLUSTER, await trawlCluster(port, hosts, 1, {})]);
+      if (TRAWL_ONLY) return;
       rows.push([label, STOCK, await nodePeer('./support/peer-crawlee-cheerio.ts', port, hosts)]);
       if (scrapy) rows.push([label, 'Scrapy, c=64 (no Markdown)', await runJson('/usr/bin/python3', [here('./support/peer_scrapy.py'), String(port), String(hosts)])]);
       rows.push([label, 'bare got-scraping + cheerio, c=64 (no Markdown)', await nodePeer('./support/peer-bare-loop.ts', port, hosts)]);
