@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { crawlItems, duplicateCount } from './crawl-items.ts';
-import { cpuMsOf, peakRssMbOf } from './proc-stats.ts';
+import { cpuMsOf, mapsOf, memoryOf, peakRssMbOf, type ProcMemory } from './proc-stats.ts';
 import { startNodeProcess } from './processes.ts';
 import { timeRestart } from './restart-time.ts';
 import { startBackend, storedBytes, type Backend, type BackendName } from './store-backends.ts';
@@ -19,6 +19,10 @@ export interface StoreFigures {
   redisCpuMs: number | null;
   /** Summed peak RSS of the Trawl processes after the nth crawl. */
   rssAfter: Map<number, number>;
+  /** Resident memory now, anonymous and file-backed apart, of each Trawl process (gateway, then worker) after the nth crawl. */
+  memAfter: Map<number, ProcMemory[]>;
+  /** Maps of the data file (trawl.mdb) in the gateway after the crawls; null without one. */
+  dataFileMaps: number | null;
   /** Store bytes per delivered page (growth over the crawls): in use, and the data file on disk. */
   bytesPerPage: { used: number; file: number | null } | null;
   /** Spawn to the first answered authenticated read, per restart, with `restartItems` stored: wall and CPU. */
@@ -32,6 +36,8 @@ export interface MeasureOptions {
   site: { port: number; hosts: number; pages: number };
   crawls: number;
   rssAfter: number[];
+  /** After which crawls each process's anonymous and file-backed RSS are read. */
+  memAfter: number[];
   restarts: number;
   storedItems: number;
   /** A real item is written here from the first store measured, as the template of the seeded ones. */
@@ -106,6 +112,8 @@ function emptyFigures(name: BackendName, o: MeasureOptions, b: Backend): StoreFi
     cpuMs: 0,
     redisCpuMs: b.redis ? 0 : null,
     rssAfter: new Map(),
+    memAfter: new Map(),
+    dataFileMaps: null,
     bytesPerPage: null,
     restarts: [],
     restartErrors: [],
@@ -123,6 +131,8 @@ async function crawlOnce({ b, f, ids }: Measured, i: number, o: MeasureOptions):
   ids.push(c.id);
   process.stderr.write(`${b.name} crawl ${i}: ${c.pages} pages in ${(c.wallMs / 1000).toFixed(1)} s\n`);
   if (o.rssAfter.includes(i)) f.rssAfter.set(i, sum(b.pids.map(peakRssMbOf)));
+  if (o.memAfter.includes(i)) f.memAfter.set(i, b.pids.map(memoryOf));
+  if (b.dataDir && i === o.crawls) f.dataFileMaps = mapsOf(b.pids[0]!, '/trawl.mdb');
 }
 
 /** After the RSS figures: what a caller gets back, every page once; then the store's growth per page. */

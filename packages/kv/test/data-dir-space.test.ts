@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
 import { DataDirSpace, type DataDirUsage, type Kv } from '../src/index.ts';
 
 const kvs = useTempKvs();
 const MiB = 1024 * 1024;
-const VALUE = 'v'.repeat(10_000);
-const COUNT = 200;
+// ~30 KB: a value takes whole 16 KiB pages (lmdb-kv.ts PAGE_BYTES), so one this size fills its two pages nearly,
+// as a crawl item (~40 KB in three) does.
+const VALUE = randomBytes(23_000).toString('base64');
+const COUNT = 67;
 
-/** COUNT values of 10,000 bytes (2 MB), expiring at `at`. */
+/** COUNT values of ~30,700 bytes (2 MB), expiring at `at`. */
 function fill(kv: Kv, prefix: string, at: number): void {
   kv.transact((tx) => {
     for (let i = 0; i < COUNT; i++) tx.put(`${prefix}:${i}`, VALUE, { expiresAt: at });

@@ -255,7 +255,10 @@ export function trendsSettings(config: TrawlConfig): TrendsRunnerSettings {
     maxAttempts: config.TRAWL_TRENDS_MAX_ATTEMPTS,
     backoff: { baseMs: config.TRAWL_TRENDS_BACKOFF_MS, maxMs: config.TRAWL_TRENDS_BACKOFF_MAX_MS },
     cacheTtlMs: config.TRAWL_TRENDS_CACHE_S * 1000,
-    pollMs: 250,
+    // A safety net only: new and handed-back jobs are announced to every runner (TrendsJobStore.watch), and a
+    // runner looks again when a retry it set is due. What it finds is a lapsed lease (15 s by default) of a runner
+    // that died.
+    pollMs: 5_000,
     storeOutageMs: config.TRAWL_STORE_OUTAGE_MS,
   };
 }

@@ -157,6 +157,32 @@ describe.each(backends)('trends job store conformance: %s', (_name, make) => {
     expect(await s.cachedResult('t1', 'grainB', T0)).toBeNull();
     expect(await s.cachedResult('t1', 'grainA', T0 + 60_000)).toBeNull();
   });
+
+  it('announces a created job and one handed back for now to its watchers, not a retry for later nor after unwatching', async () => {
+    const s = make();
+    let heard = 0;
+    const unwatch = await s.watch(() => heard++);
+    // Announcements arrive in order (one channel): once the one awaited is here, an earlier one would be too.
+    const hear = async (n: number) => {
+      const deadline = Date.now() + 5_000;
+      while (heard < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      return heard;
+    };
+    const base = heard;
+    await s.create({ team_id: 't', request: GRAIN }, T0);
+    expect(await hear(base + 1)).toBe(base + 1);
+    const lease = (await s.claim('r1', T0, opts))!;
+    await s.retry(lease, T0 + 10_000, T0 + 1);
+    await s.create({ team_id: 't', request: GRAIN }, T0 + 2);
+    expect(await hear(base + 2)).toBe(base + 2);
+    const again = (await s.claim('r1', T0 + 10_000, opts))!;
+    await s.retry(again, T0 + 10_000, T0 + 10_000);
+    expect(await hear(base + 3)).toBe(base + 3);
+    await unwatch();
+    await s.create({ team_id: 't', request: GRAIN }, T0 + 10_001);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(heard).toBe(base + 3);
+  });
 });
 
 const keeping: [string, (retentionMs: number) => TrendsJobStore][] = [

@@ -43,13 +43,44 @@ function toRequest(url: string, token: string): Request {
  * (keepAlive), and pages enter the frontier only through crawl completions, never through Crawlee.
  */
 export class SchedulerRequestManager implements IRequestManager {
-  constructor(private readonly scheduler: HostScheduler) {}
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private wakeAt = Number.POSITIVE_INFINITY;
+
+  /** `onReady`: makes the pool look for a page now (AutoscaledPool.notify). */
+  constructor(
+    private readonly scheduler: HostScheduler,
+    private readonly onReady: () => void = () => undefined,
+  ) {}
 
   async isFinished(): Promise<boolean> {
     return false;
   }
   async isEmpty(): Promise<boolean> {
-    return this.scheduler.isEmpty();
+    const empty = this.scheduler.isEmpty();
+    if (empty) this.wakeWhenDue();
+    return empty;
+  }
+  /**
+   * Nothing can start now: look again when a backoff or pause runs out. News (a host taken on or woken, a page
+   * ended) reaches the pool without this; an idle worker with nothing waiting on time sets no timer at all.
+   */
+  private wakeWhenDue(): void {
+    const at = this.scheduler.nextReadyAt();
+    if (at === null || at >= this.wakeAt) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeAt = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.wakeAt = Number.POSITIVE_INFINITY;
+      this.onReady();
+    }, Math.max(0, at - Date.now()));
+    this.wakeTimer.unref();
+  }
+  /** Drops a pending wake-up (the runner stopped). */
+  close(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = null;
+    this.wakeAt = Number.POSITIVE_INFINITY;
   }
   async handledCount(): Promise<number> {
     return this.scheduler.handledCount();
@@ -117,7 +148,12 @@ export function createPageRunner(
   // Process-wide in Crawlee: every worker of a process hands the same process log.
   log.setOptions({ logger: new ProcessLogger(processLog) });
   const crawler = createBasicCrawler(settings, handle);
-  attachRequestManager(crawler, new SchedulerRequestManager(scheduler));
+  // The pool runs on news, not on a poll: a host taken on or woken, a backoff run out (the manager's timer), or a
+  // page ended (the pool's own look after each task).
+  const notify = () => void crawler.autoscaledPool?.notify();
+  const manager = new SchedulerRequestManager(scheduler, notify);
+  scheduler.onReady(notify);
+  attachRequestManager(crawler, manager);
   let ended: Promise<void> | null = null;
   return {
     run: () => {
@@ -129,6 +165,7 @@ export function createPageRunner(
       return run;
     },
     stop: async () => {
+      manager.close();
       crawler.stop();
       // An abort that comes after run() began but before Crawlee's pool runs is forgotten when the pool starts, and
       // the pool then runs for ever (keepAlive): abort until run() has ended.
@@ -141,6 +178,9 @@ export function createPageRunner(
     },
   };
 }
+
+/** How often the pool looks for a page when nothing told it to (s). */
+const POOL_SAFETY_LOOK_S = 1;
 
 /** The crawler with our options; exported for crawlee-adapter.test.ts. */
 export function createBasicCrawler(settings: WorkerSettings, handle: (token: string) => Promise<void>): BasicCrawler {
@@ -156,7 +196,17 @@ export function createBasicCrawler(settings: WorkerSettings, handle: (token: str
       // may wait up to storeOutageMs for an unreachable store.
       requestHandlerTimeoutSecs: Math.ceil((2 * settings.fetchTimeoutMs + settings.storeOutageMs) / 1000) + 30,
       statusMessageLoggingInterval: 86_400,
-      autoscaledPoolOptions: { desiredConcurrency: settings.concurrency, maybeRunIntervalSecs: 0.02 },
+      autoscaledPoolOptions: {
+        desiredConcurrency: settings.concurrency,
+        // Pages start on news (createPageRunner's notify), so the pool's own look is only a safety net: at its
+        // former 20 ms an idle worker woke 50 times a second for it.
+        maybeRunIntervalSecs: POOL_SAFETY_LOOK_S,
+        // Concurrency is fixed (min = max), so neither the autoscaling step nor the system status it samples
+        // (event loop twice a second, storage client once) steers anything: sampled once a minute, not logged.
+        autoscaleIntervalSecs: 60,
+        loggingIntervalSecs: null,
+        snapshotterOptions: { eventLoopSnapshotIntervalSecs: 60, clientSnapshotIntervalSecs: 60 },
+      },
       requestHandler: async ({ request }) => handle(request.uniqueKey),
     },
     // Concurrency is fixed (min = max), so Crawlee's system-info sampling steers nothing; at its default it

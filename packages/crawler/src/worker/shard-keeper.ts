@@ -31,6 +31,12 @@ export interface ShardsReturned {
 
 /** Announced work runs a heartbeat at most this often (the regular heartbeat is TRAWL_HEARTBEAT_MS). */
 const MIN_POKE_GAP_MS = 100;
+/**
+ * With no shard anywhere and nothing held here, the heartbeat comes this many times less often, and at least every
+ * quarter of the worker TTL (2 × TRAWL_SHARD_TTL_MS): it only keeps the worker registered then. New work is
+ * announced (poke), and the first shard to exist brings back the regular heartbeat, so no takeover waits on it.
+ */
+const IDLE_HEARTBEAT_FACTOR = 3;
 
 function shuffle<T>(a: T[]): T[] {
   for (let i = a.length - 1; i > 0; i--) {
@@ -49,6 +55,8 @@ export class ShardKeeper {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private ticks = 0;
+  /** The last heartbeat saw no shard registered anywhere and nothing held by this worker. */
+  private idle = false;
 
   constructor(private readonly d: ShardKeeperDeps) {}
 
@@ -68,6 +76,7 @@ export class ShardKeeper {
       .then(() => this.afterOutage())
       .catch((err) => {
         // Never fatal: the next heartbeat tries again (node-redis reconnects meanwhile).
+        this.idle = false;
         if (isStoreUnavailable(err)) {
           this.storeWasDown = true;
           // Until the repair after the outage has run (it sets the grace): the first heartbeat that gets through
@@ -78,9 +87,14 @@ export class ShardKeeper {
       })
       .finally(() => {
         this.ticking = null;
-        if (this.timer) this.timer = setTimeout(this.loop, this.d.settings.heartbeatMs);
+        if (this.timer) this.timer = setTimeout(this.loop, this.beatMs());
       });
   };
+
+  private beatMs(): number {
+    const { heartbeatMs, shardTtlMs } = this.d.settings;
+    return this.idle ? Math.max(heartbeatMs, Math.min(heartbeatMs * IDLE_HEARTBEAT_FACTOR, shardTtlMs / 2)) : heartbeatMs;
+  }
 
   start(): void {
     this.timer = setTimeout(this.loop, 0);
@@ -155,8 +169,11 @@ export class ShardKeeper {
     const { directory, manager, settings, workerId, crawls } = this.d;
     const now = Date.now();
     await directory.heartbeat(workerId, now, this.d.reporter.report(now));
-    const [live, shards] = await Promise.all([directory.liveWorkers(now), directory.shards()]);
+    const shards = await directory.shards();
     const owned = manager.ownedHosts();
+    this.idle = shards.length === 0 && owned.length === 0 && manager.tokensByCrawl().size === 0;
+    // Only a share of shards needs the count of live workers: with none anywhere, a heartbeat does not ask.
+    const live = shards.length > 0 ? await directory.liveWorkers(now) : 1;
     for (const host of await directory.renewShards(owned, workerId, settings.shardTtlMs)) {
       await manager.dropHost(host);
       this.released(host, 'lost');
@@ -204,7 +221,7 @@ export class ShardKeeper {
       const list = lists[i];
       if (list.join() !== slot.crawls.join()) {
         slot.crawls = list;
-        slot.nextRefillAt = 0;
+        manager.wakeHost(host);
       }
       for (const c of list) active.add(c);
     });

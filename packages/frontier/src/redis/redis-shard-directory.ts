@@ -5,10 +5,13 @@ import { FrontierKeys } from './keys.ts';
 
 const scripts = loadScripts(new URL('./lua/', import.meta.url), ['shard-renew-1.lua', 'shard-release-1.lua', 'host-slow-1.lua']);
 const NONE = '\u0000none';
+const PRUNE_EVERY = 10;
 
 /** Cluster-mode directory of workers, hostname shards and host politeness, shared by every worker. */
 export class RedisShardDirectory implements ShardDirectory {
   private readonly k: FrontierKeys;
+  /** Heartbeats sent through this directory (forgotten workers are pruned every PRUNE_EVERY). */
+  private beats = 0;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -20,11 +23,14 @@ export class RedisShardDirectory implements ShardDirectory {
 
   async heartbeat(workerId: string, now: number, report: WorkerReport) {
     const forgetMs = WORKER_FORGET_TTLS * this.workerTtlMs;
+    // Sent together (one write, one round trip), not as a MULTI or a pipeline, which node-redis queues while
+    // disconnected: a heartbeat must fail at once in an outage. Forgotten workers are pruned every tenth beat only
+    // (every read already leaves them out by their score).
     await Promise.all([
       this.redis.zAdd(this.k.workers(), { score: now, value: workerId }),
       this.redis.set(this.k.workerReport(workerId), JSON.stringify(report), { expiration: { type: 'PX', value: forgetMs } }),
+      this.beats++ % PRUNE_EVERY === 0 ? this.redis.zRemRangeByScore(this.k.workers(), '-inf', now - forgetMs) : null,
     ]);
-    await this.redis.zRemRangeByScore(this.k.workers(), '-inf', now - forgetMs);
   }
   async leave(workerId: string) {
     await Promise.all([this.redis.zRem(this.k.workers(), workerId), this.redis.del(this.k.workerReport(workerId))]);

@@ -1,6 +1,7 @@
 import { expiringEntries, indexEntries, indexKey, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
 import { KvRecordIndex, type Kv, type KvTx } from '@trawl/kv';
 import { lostJobRecord, newJobRecord, takenJobRecord } from '../jobs/job-record.ts';
+import { LocalAnnouncer } from '../jobs/local-announcer.ts';
 import {
   type ClaimOptions,
   type TrendsJobRecord,
@@ -48,6 +49,8 @@ class TrendsKvKeys {
 export class DiskTrendsJobStore implements TrendsJobStore {
   private readonly k: TrendsKvKeys;
   private readonly index: KvRecordIndex;
+  /** One process owns the data directory: its runners are all here. */
+  private readonly announcer = new LocalAnnouncer();
 
   constructor(
     private readonly kv: Kv,
@@ -66,7 +69,12 @@ export class DiskTrendsJobStore implements TrendsJobStore {
       tx.put(this.k.due(now, job.id), null);
       this.index.add(tx, indexKey(job.created_at, job.id), job.team_id);
     });
+    this.announcer.announce();
     return job;
+  }
+
+  watch(onJob: () => void) {
+    return this.announcer.watch(onJob);
   }
 
   async get(id: string) {
@@ -110,7 +118,9 @@ export class DiskTrendsJobStore implements TrendsJobStore {
   }
 
   async retry(lease: TrendsLease, runAt: number, now: number) {
-    return this.settle(lease, now, { state: 'queued' }, runAt);
+    const ok = await this.settle(lease, now, { state: 'queued' }, runAt);
+    if (ok && runAt <= now) this.announcer.announce();
+    return ok;
   }
 
   async fail(lease: TrendsLease, error: TrendsJobError, now: number) {

@@ -1,5 +1,6 @@
 import { LruMap, MemoryRecordIndex, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
 import { lostJobRecord, newJobRecord, takenJobRecord } from './job-record.ts';
+import { LocalAnnouncer } from './local-announcer.ts';
 import {
   type ClaimOptions,
   type TrendsJobRecord,
@@ -25,6 +26,7 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
   private readonly cache: LruMap<string, { result: string; until: number }>;
   /** Every job, newest first, and when a settled one is forgotten (real time, like a Redis key expiry). */
   private readonly index = new MemoryRecordIndex();
+  private readonly announcer = new LocalAnnouncer();
 
   constructor(
     private readonly opts: TrendsJobStoreOptions = {},
@@ -41,7 +43,12 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
     this.index.add(job.id, job.created_at, job.team_id);
     this.put(job);
     this.due.set(job.id, now);
+    this.announcer.announce();
     return job;
+  }
+
+  watch(onJob: () => void) {
+    return this.announcer.watch(onJob);
   }
 
   async get(id: string) {
@@ -84,7 +91,10 @@ export class MemoryTrendsJobStore implements TrendsJobStore {
 
   async retry(lease: TrendsLease, runAt: number, now: number) {
     const ok = this.settle(lease, now, { state: 'queued' });
-    if (ok) this.due.set(lease.job.id, runAt);
+    if (ok) {
+      this.due.set(lease.job.id, runAt);
+      if (runAt <= now) this.announcer.announce();
+    }
     return ok;
   }
 

@@ -1,5 +1,5 @@
 import { expiringEntries, indexEntries, indexKey, type ExpiringEntry, type IndexEntry, type TrendsJobError, type TrendsResult } from '@trawl/contract';
-import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
+import { closeConnection, loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
 import { newJobRecord } from './job-record.ts';
 import {
   WORKER_LOST,
@@ -34,6 +34,10 @@ class TrendsKeys {
   }
   get leases() {
     return `${this.base}leases`;
+  }
+  /** Pub/sub channel: a job may have become claimable. */
+  get claimable() {
+    return `${this.base}claimable`;
   }
   /** The operator's newest-first job index (`@trawl/redis` RedisRecordIndex), on the jobs' slot. */
   get index() {
@@ -118,7 +122,31 @@ export class RedisTrendsJobStore implements TrendsJobStore {
     const key = indexKey(job.created_at, job.id);
     await this.redis.multi().hSet(this.k.job(job.id), { ...toHash(job), index: key }).zAdd(this.k.due, { score: now, value: job.id }).exec();
     await this.index.add(key, job.team_id, Date.now());
+    await this.announce();
     return job;
+  }
+
+  /**
+   * Runners in every process hear of the job at once. Best effort: a lost announcement costs a runner's safety poll
+   * (TrendsRunnerSettings.pollMs), never the job, which is stored already.
+   */
+  private async announce(): Promise<void> {
+    await this.redis.publish(this.k.claimable, '1').catch(() => undefined);
+  }
+
+  async watch(onJob: () => void) {
+    // Subscribing takes a connection of its own (a subscribed connection runs no other commands).
+    const sub = this.redis.duplicate();
+    sub.on('error', () => {
+      // Reconnects on its own; announcements missed meanwhile are made up for once it is ready again.
+    });
+    sub.on('ready', () => onJob());
+    await sub.connect();
+    await sub.subscribe(this.k.claimable, () => onJob());
+    return async () => {
+      // Closing drops the subscription; QUIT would wait for ever while Redis is down, so the close is bounded.
+      await closeConnection(sub);
+    };
   }
 
   async list(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
@@ -162,7 +190,10 @@ export class RedisTrendsJobStore implements TrendsJobStore {
   }
 
   async retry(lease: TrendsLease, runAt: number, now: number) {
-    return this.settle(lease, 'retry', now, String(runAt), false);
+    const ok = await this.settle(lease, 'retry', now, String(runAt), false);
+    // A later retry is due when the runner that set it looks again (its own timer), not on news.
+    if (ok && runAt <= now) await this.announce();
+    return ok;
   }
 
   async fail(lease: TrendsLease, error: TrendsJobError, now: number) {

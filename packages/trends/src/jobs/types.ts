@@ -59,6 +59,12 @@ export interface TrendsJobStore {
   complete(lease: TrendsLease, result: TrendsResult, cached: boolean, now: number): Promise<boolean>;
   /** Back to queued; claimable again from `runAt`. */
   retry(lease: TrendsLease, runAt: number, now: number): Promise<boolean>;
+  /**
+   * Calls onJob whenever a job may have become claimable, in this process or another (created, or handed back to
+   * the queue for now; a retry for later is not news); resolves, once listening, with a function that stops it.
+   * Runners wait on it rather than poll.
+   */
+  watch(onJob: () => void): Promise<() => Promise<void>>;
   fail(lease: TrendsLease, error: TrendsJobError, now: number): Promise<boolean>;
 
   /** A team's stored result of a grain (by grain key), while it is fresh. */

@@ -17,7 +17,11 @@ export interface TrendsRunnerSettings {
   backoff: BackoffSettings;
   /** How long a team's result of a grain is reused; 0 turns reuse off. */
   cacheTtlMs: number;
-  /** How often an idle runner looks for work (cluster mode: jobs come from other processes). */
+  /**
+   * How often an idle runner looks for work nobody announced: the job of a runner that died (its lease lapsed), or a
+   * retry whose runner died before it was due. New jobs and jobs handed back are announced (TrendsJobStore.watch),
+   * and a runner looks again when a retry it set is due.
+   */
   pollMs: number;
   /**
    * How long a result fetched from Google waits for an unreachable store before it is given up (the job's lease
@@ -54,6 +58,9 @@ export class TrendsRunner {
   /** The claim loop, while it runs (one at a time). */
   private filling: Promise<void> | null = null;
   private stopped = true;
+  private unwatch: Promise<() => Promise<void>> | null = null;
+  /** Looks due when a retry this runner set comes due. */
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly d: TrendsRunnerDeps) {
     this.id = d.runnerId ?? `trends_${randomBytes(6).toString('base64url')}`;
@@ -64,7 +71,22 @@ export class TrendsRunner {
   start(): void {
     this.stopped = false;
     this.timer = setInterval(() => this.nudge(), this.d.settings.pollMs);
+    this.unwatch = this.d.jobs.watch(() => this.nudge()).catch((err: unknown) => {
+      // Without announcements the safety poll still finds every job, only later.
+      this.onError(err);
+      return async () => undefined;
+    });
     this.nudge();
+  }
+
+  /** Looks for work once `ms` from now (a retry set here is due then). */
+  private nudgeIn(ms: number): void {
+    const t = setTimeout(() => {
+      this.retryTimers.delete(t);
+      this.nudge();
+    }, Math.max(0, ms));
+    t.unref();
+    this.retryTimers.add(t);
   }
 
   /** Looks for work now (a job was just created in this process, or one just ended). */
@@ -81,6 +103,9 @@ export class TrendsRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    for (const t of this.retryTimers) clearTimeout(t);
+    this.retryTimers.clear();
+    await (await this.unwatch)?.();
     await this.filling;
     for (const { ctl } of this.inFlight.values()) ctl.abort('stopping' satisfies StopReason);
     await Promise.all([...this.inFlight.values()].map((j) => j.done));
@@ -168,7 +193,8 @@ export class TrendsRunner {
     const delay = retryDelayMs(lease.attempt, s.backoff, upstream?.retryAfterMs ?? null);
     // Google asked for fewer requests: every runner waits, not only this job.
     if (slowsEveryone(err)) await limiter.hold(upstream?.retryAfterMs ?? delay);
-    if (shouldRetry(err, lease.attempt, s.maxAttempts)) await jobs.retry(lease, this.now() + delay, this.now());
-    else await jobs.fail(lease, jobErrorOf(err), this.now());
+    if (shouldRetry(err, lease.attempt, s.maxAttempts)) {
+      if (await jobs.retry(lease, this.now() + delay, this.now())) this.nudgeIn(delay);
+    } else await jobs.fail(lease, jobErrorOf(err), this.now());
   }
 }
