@@ -9,31 +9,14 @@ import {
   type FrontierRequest,
 } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { req, testPlan } from './crawl-fixtures.ts';
 import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
 
 const redis = useRedis();
 const kvs = useTempKvs();
 const tempKv = () => kvs.open();
 
-let n = 0;
-function plan(overrides: Partial<CrawlPlan> = {}): CrawlPlan {
-  n += 1;
-  return {
-    crawl_id: `crawl_t${n}_${Math.random().toString(36).slice(2)}`,
-    team_id: 'team_1',
-    run_id: 'run_1',
-    created_at: new Date().toISOString(),
-    seeds: ['http://a.test/'],
-    scope: 'same_hostname',
-    max_depth: 2,
-    max_pages: 100,
-    billing_mode: 'shadow',
-    ...overrides,
-  };
-}
-function req(url: string, depth = 0): FrontierRequest {
-  return { url, host: new URL(url).hostname, depth, seed: 0, parent: null, attempt: 0 };
-}
+const plan = (overrides: Partial<CrawlPlan> = {}) => testPlan('t', overrides);
 function addsUp(s: CrawlSnapshot) {
   const c = s.counters;
   expect(c.discovered).toBe(c.queued + c.in_flight + c.completed + c.failed + c.blocked + c.dropped);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FrontierKeys, RedisCrawlStore, type CrawlPlan, type FrontierRequest } from '../src/index.ts';
 import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
+import { req, testPlan } from './crawl-fixtures.ts';
 
 /**
  * What the crawl store conformance suite cannot reach in Redis alone: completions from a process that never read
@@ -10,25 +11,7 @@ import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
 const redis = useRedis();
 const NOW = 1_700_000_000_000;
 
-let n = 0;
-function plan(overrides: Partial<CrawlPlan> = {}): CrawlPlan {
-  n += 1;
-  return {
-    crawl_id: `crawl_b${n}_${Math.random().toString(36).slice(2)}`,
-    team_id: 'team_1',
-    run_id: 'run_1',
-    created_at: new Date().toISOString(),
-    seeds: ['http://a.test/'],
-    scope: 'same_hostname',
-    max_depth: 2,
-    max_pages: 100,
-    billing_mode: 'shadow',
-    ...overrides,
-  };
-}
-function req(url: string, depth = 0): FrontierRequest {
-  return { url, host: new URL(url).hostname, depth, seed: 0, parent: null, attempt: 0 };
-}
+const plan = (overrides: Partial<CrawlPlan> = {}) => testPlan('b', overrides);
 
 describe('Redis crawl store: completions sent together', () => {
   it('a process that never read the crawl completes its pages as one that did, enforce mode included', async () => {
