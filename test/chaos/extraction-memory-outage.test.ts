@@ -3,6 +3,7 @@ import { loadConfig } from '@trawl/config';
 import { Extraction } from '@trawl/contract';
 import { buildPlan, DEFAULT_WORKER_SETTINGS } from '@trawl/crawler';
 import { createRuntime, type Runtime } from '@trawl/process';
+import { decodeItem } from '../../packages/crawler/src/api/item-codec.ts';
 import { CrawlContexts } from '../../packages/crawler/src/worker/crawl-context.ts';
 import { runPageTask, type PageTaskDeps } from '../../packages/crawler/src/worker/page-task.ts';
 import { startCrawlSite, untilRequested, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
@@ -70,7 +71,7 @@ describe('extraction while the store is away', () => {
     expect(site.requests().map((r) => r.path)).toEqual(['/']);
     await redis.restart();
     await task;
-    const item = JSON.parse((await rt.crawls.item(plan.crawl_id, 0))!) as { records: unknown[]; diagnostics: { adaptive_extraction: { action: string } } };
+    const item = decodeItem((await rt.crawls.item(plan.crawl_id, 0))!);
     expect(item.records).toEqual(expectedRecords(new URL(site.url(HOST)).origin));
     expect(item.diagnostics.adaptive_extraction.action).toBe('matched');
   }, 30_000);
