@@ -15,7 +15,15 @@ let gw: TestGateway;
 
 beforeAll(async () => {
   site = await startHostileSite();
-  gw = await startTestGateway({ TRAWL_FETCH_TIMEOUT_MS: String(DEADLINE_MS), TRAWL_CONTENT_THREADS: '1', TRAWL_ROBOTS: 'false', LOG_LEVEL: 'warn' });
+  // Two slow-lane threads: /links (4.5 s of CPU alone) and /deep are crawled at once, and on one low-priority thread
+  // beside a busy suite the second waited past its deadline on every attempt (a page failed that is delivered).
+  gw = await startTestGateway({
+    TRAWL_FETCH_TIMEOUT_MS: String(DEADLINE_MS),
+    TRAWL_CONTENT_THREADS: '1',
+    TRAWL_CONTENT_SLOW_THREADS: '2',
+    TRAWL_ROBOTS: 'false',
+    LOG_LEVEL: 'warn',
+  });
   await warmUp(gw, site);
 });
 afterAll(async () => {
