@@ -9,7 +9,8 @@ import { trawlCluster, trawlEmbedded } from './support/trawl-cases.ts';
  * Crawl throughput side by side in one run, on two local sites of 2,000 ~20 KB pages (bench/support/bench-site.ts):
  * `20 hosts` (20 hosts × 100 pages, 5 links) and `one host` (2,000 article-shaped pages: nav, sections, a 12-row
  * table, 6 links). Trawl embedded (`npm start`'s bundle, on its data directory) and cluster with one worker, stock
- * Crawlee CheerioCrawler, Scrapy (when installed), a bare got-scraping + cheerio loop with and without turndown;
+ * Crawlee CheerioCrawler, Scrapy (when installed), a bare got-scraping + cheerio loop with and without turndown,
+ * the HTTP clients alone (got-scraping, Node's fetch, node:http: the floor under any Node crawler);
  * then the cluster cases with 1 and 2 workers on the 20-host site with 100 ms latency per page.
  * `BENCH_SITES=hosts,one-host` picks the sites; `BENCH_LATENCY=0` skips the latency cases; `BENCH_CRAWLERS=trawl` runs
  * Trawl's rows only.
@@ -44,8 +45,14 @@ type Row = [string, string, PeerResult];
 const TRAWL_ONLY = process.env.BENCH_CRAWLERS === 'trawl';
 const SITE_LABEL: Record<string, string> = { hosts: '20 hosts', 'one-host': 'one host' };
 const EMBEDDED = 'Trawl embedded (Markdown)';
+const EMBEDDED_AGAIN = 'Trawl embedded, its second crawl (Markdown)';
 const CLUSTER = 'Trawl cluster, 1 worker (Markdown)';
 const STOCK = 'Crawlee CheerioCrawler, stock, c=64 (no Markdown)';
+const FLOORS = [
+  ['got', 'got-scraping'],
+  ['fetch', "Node's fetch (undici)"],
+  ['http', 'node:http, kept-alive agent'],
+] as const;
 
 async function withSite<T>(shape: string, latency: number, fn: (port: number, hosts: number) => Promise<T>): Promise<T> {
   const site = await startNodeProcess<{ port: number; hosts: number }>(here('./support/bench-site.ts'), {}, [
@@ -70,13 +77,16 @@ export default async function run(): Promise<ScenarioResult> {
   for (const shape of shapes) {
     const label = SITE_LABEL[shape] ?? shape;
     await withSite(shape, 0, async (port, hosts) => {
-      rows.push([label, EMBEDDED, await trawlEmbedded(port, hosts, {})]);
+      const [first, second] = await trawlEmbedded(port, hosts, {}, 2);
+      rows.push([label, EMBEDDED, first!], [label, EMBEDDED_AGAIN, second!]);
       rows.push([label, CLUSTER, await trawlCluster(port, hosts, 1, {})]);
       if (TRAWL_ONLY) return;
       rows.push([label, STOCK, await nodePeer('./support/peer-crawlee-cheerio.ts', port, hosts)]);
       if (scrapy) rows.push([label, 'Scrapy, c=64 (no Markdown)', await runJson('/usr/bin/python3', [here('./support/peer_scrapy.py'), String(port), String(hosts)])]);
       rows.push([label, 'bare got-scraping + cheerio, c=64 (no Markdown)', await nodePeer('./support/peer-bare-loop.ts', port, hosts)]);
       rows.push([label, 'bare got-scraping + cheerio + turndown, c=64', await nodePeer('./support/peer-bare-loop.ts', port, hosts, 'markdown')]);
+      // The HTTP client alone (no parse): what a Node crawler pays before it reads a page.
+      for (const [client, name] of FLOORS) rows.push([label, `floor: ${name} alone, c=64 (links by regex)`, await nodePeer('./support/peer-fetch-floor.ts', port, hosts, client)]);
     });
   }
   const rate = (r: PeerResult) => (r.pages * 1000) / r.wallMs;
@@ -85,7 +95,7 @@ export default async function run(): Promise<ScenarioResult> {
     const label = SITE_LABEL[shape] ?? shape;
     const find = (name: string) => rows.find(([l, n]) => l === label && n === name)?.[2];
     const stock = find(STOCK);
-    for (const name of [EMBEDDED, CLUSTER]) {
+    for (const name of [EMBEDDED, EMBEDDED_AGAIN, CLUSTER]) {
       const t = find(name);
       if (stock && t) {
         notes.push(
@@ -93,6 +103,12 @@ export default async function run(): Promise<ScenarioResult> {
         );
       }
     }
+  }
+  for (const shape of shapes) {
+    const label = SITE_LABEL[shape] ?? shape;
+    const find = (name: string) => rows.find(([l, n]) => l === label && n === name)?.[2];
+    const [stock, got] = [find(STOCK), find(`floor: ${FLOORS[0][1]} alone, c=64 (links by regex)`)];
+    if (stock && got) notes.push(`${label}, got-scraping alone (no parse, nothing kept) ÷ stock CheerioCrawler: CPU per page ${(cpu(got) / cpu(stock)).toFixed(2)}`);
   }
   if (process.env.BENCH_LATENCY !== '0') {
     const latencyConcurrency = process.env.BENCH_LATENCY_WORKER_CONCURRENCY ?? '16';

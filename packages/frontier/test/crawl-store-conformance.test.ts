@@ -462,13 +462,17 @@ describe('disk crawl store', () => {
     const before = keys();
     expect(before).toBeGreaterThanOrEqual(10);
     await s.expireCrawl(p.crawl_id, 200);
-    // Every key got the crawl's expiry, and the index gained its entry of crawls being forgotten.
+    // The index gained its entry of crawls being forgotten; no key of the crawl was rewritten.
     expect(keys()).toBe(before + 1);
     await new Promise((r) => setTimeout(r, 300));
-    expect(keys()).toBe(0);
+    // Gone at once for every read...
+    expect(await s.getCrawl(p.crawl_id)).toBeNull();
+    expect(await s.items(p.crawl_id, 0, 10)).toEqual([]);
+    expect(await s.item(p.crawl_id, 0)).toBeNull();
     expect(await s.listCrawls({ limit: 10 })).toEqual([]);
-    // Deleted for space, not just hidden: the sweep finds every one of them, and nothing is left to find.
+    // ...and deleted for space by the sweep, which finds every one of them, and nothing is left to find.
     expect(kv.sweepExpired(10_000)).toBe(before + 1);
+    expect(keys()).toBe(0);
     expect(kv.sweepExpired(10_000)).toBe(0);
   });
 
@@ -487,8 +491,27 @@ describe('disk crawl store', () => {
     expect(keys()).toBe(1_300 + 5);
     await s.expireCrawl(p.crawl_id, 200);
     await new Promise((r) => setTimeout(r, 300));
+    expect(await s.getCrawl(p.crawl_id)).toBeNull();
+    // Sweeps of 500 keys, as the sweeper runs them, take the crawl's keys a batch at a time.
+    const swept = [];
+    for (let n = kv.sweepExpired(500); n > 0; n = kv.sweepExpired(500)) swept.push(n);
+    expect(swept).toEqual([500, 500, 306]);
     expect(keys()).toBe(0);
-    expect(kv.sweepExpired(10_000)).toBe(1_300 + 6);
+  });
+
+  it('expiring a crawl rewrites none of its items: the data file grows by a few pages, not by the items it holds', async () => {
+    const kv = tempKv();
+    const s = new DiskCrawlStore(kv, randomPrefix());
+    const p = plan({ max_pages: 100 });
+    await s.createCrawl(p, Array.from({ length: 50 }, (_, i) => req(`http://a.test/${i}`)));
+    const { leases } = await s.lease(p.crawl_id, 'a.test', 50, 30_000, Date.now());
+    for (const [i, l] of leases.entries()) await s.complete(p.crawl_id, l, { kind: 'delivered', item: `${i}${'x'.repeat(40_000)}` }, [], Date.now());
+    expect((await s.getCrawl(p.crawl_id))!.status).toBe('completed');
+    const before = kv.space().fileBytes;
+    await s.expireCrawl(p.crawl_id, 60_000);
+    // 50 items of 40 KB are 2 MB: rewriting them (as setting each key's expiry did) wrote that much again.
+    expect(kv.space().fileBytes - before).toBeLessThan(256 * 1024);
+    expect(await s.items(p.crawl_id, 49, 1)).toEqual([`49${'x'.repeat(40_000)}`]);
   });
 
   it('admits URLs longer than a key may be: the seen-set holds their hashes', async () => {

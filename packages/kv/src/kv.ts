@@ -35,6 +35,14 @@ export interface KvTx {
   expiresAt(key: string): number | null;
   /** Sets (or with null removes) an existing key's expiry; false when the key does not exist. */
   expire(key: string, at: number | null): boolean;
+  /**
+   * Schedules every key under `prefix` (those there now and any written later) for deletion by sweeps once `at`
+   * has passed; null cancels. Replaces an earlier schedule of the same prefix. Unlike `expire`, it rewrites no
+   * value, so forgetting a crawl of 2,000 items costs one write, not 2,000 rewrites of 40 KB values. Reads of those
+   * keys are unaffected until a sweep deletes them: a reader that must not see them checks a key of its own that
+   * carries the same expiry through `put` (the crawl store's meta).
+   */
+  expirePrefix(prefix: string, at: number | null): void;
   /** Live entries in key order (or reverse). The iterator must be used up inside the transaction. */
   range<T = unknown>(opts: RangeOptions): Iterable<{ key: string; value: T }>;
 }
@@ -52,7 +60,7 @@ export interface KvSpace {
 export interface Kv {
   /** Runs `fn` atomically: all its writes or none (an exception rolls back). Must not await. */
   transact<T>(fn: (tx: KvTx) => T): T;
-  /** Deletes up to `max` keys whose expiry has passed; how many it deleted. */
+  /** Deletes up to `max` keys whose expiry (their own, or their prefix's) has passed; how many it deleted. */
   sweepExpired(max: number): number;
   /** How much of the disk the store takes (see KvSpace). */
   space(): KvSpace;

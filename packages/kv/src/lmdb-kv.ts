@@ -13,6 +13,9 @@ import { MAX_KEY_BYTES, type Kv, type KvSpace, type KvTx, type PutOptions, type 
  */
 const RESERVED = '\u0000';
 const EXPIRY_INDEX = `${RESERVED}exp${RESERVED}`;
+/** Prefixes scheduled for deletion, in time order (`expirePrefix`), and each one's time, to replace a schedule. */
+const PREFIX_INDEX = `${RESERVED}pfx${RESERVED}`;
+const PREFIX_AT = `${RESERVED}pat${RESERVED}`;
 const DATA_FILE = 'trawl.mdb';
 /**
  * LMDB's page size for a new data file (an existing file keeps its own). A crawl item (a page's Markdown and HTML,
@@ -91,6 +94,7 @@ function spaceOf(db: Database<Stored, Buffer>, file: string): KvSpace {
 }
 
 const indexKey = (at: number, key: string) => `${EXPIRY_INDEX}${String(at).padStart(15, '0')}${RESERVED}${key}`;
+const prefixIndexKey = (at: number, prefix: string) => `${PREFIX_INDEX}${String(at).padStart(15, '0')}${RESERVED}${prefix}`;
 
 function checkKey(key: string): void {
   if (key.startsWith(RESERVED)) throw new Error('kv keys may not start with NUL');
@@ -152,6 +156,18 @@ export function openKv(opts: KvOptions): Kv {
       tx.put(key, s[1], at === null ? undefined : { expiresAt: at });
       return true;
     },
+    expirePrefix(prefix, at) {
+      checkKey(prefix);
+      const atKey = enc(PREFIX_AT + prefix);
+      const old = db.get(atKey);
+      if (old) db.removeSync(enc(prefixIndexKey(old[1] as number, prefix)));
+      if (at === null) {
+        if (old) db.removeSync(atKey);
+        return;
+      }
+      db.putSync(atKey, [0, at]);
+      db.putSync(enc(prefixIndexKey(at, prefix)), [0, null]);
+    },
     *range<T>(o: RangeOptions) {
       let start = o.start ?? o.prefix ?? '\u0001';
       const end = o.end !== undefined ? enc(o.end) : o.prefix !== undefined ? Buffer.concat([enc(o.prefix), TOP]) : TOP;
@@ -174,6 +190,29 @@ export function openKv(opts: KvOptions): Kv {
       }
     },
   };
+
+  /**
+   * Deletes up to `max` keys under prefixes whose time has passed, oldest schedule first; a prefix found empty
+   * leaves the schedule. Keys only, values unread: a key that also had its own expiry leaves an index entry that
+   * its own sweep drops later (its target is gone).
+   */
+  function sweepPrefixes(t: number, max: number): number {
+    let n = 0;
+    const due = Array.from(db.getKeys({ start: enc(PREFIX_INDEX), end: enc(prefixIndexKey(t + 1, '')), limit: 16 }), (k) => dec(k as Buffer));
+    for (const entry of due) {
+      if (n >= max) break;
+      const prefix = entry.slice(PREFIX_INDEX.length + 16);
+      const room = max - n;
+      const keys = Array.from(db.getKeys({ start: enc(prefix), end: Buffer.concat([enc(prefix), TOP]), limit: room }), (k) => k as Buffer);
+      for (const key of keys) db.removeSync(key);
+      n += keys.length;
+      if (keys.length < room) {
+        db.removeSync(enc(entry));
+        db.removeSync(enc(PREFIX_AT + prefix));
+      }
+    }
+    return n;
+  }
 
   let transactions = 0;
   return {
@@ -200,7 +239,7 @@ export function openKv(opts: KvOptions): Kv {
           if (s && s[0] === at) db.removeSync(enc(target));
           n++;
         }
-        return n;
+        return n < max ? n + sweepPrefixes(t, max - n) : n;
       });
     },
     space: () => spaceOf(db, join(opts.dir, DATA_FILE)),

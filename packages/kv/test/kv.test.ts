@@ -120,6 +120,38 @@ describe('kv on LMDB', () => {
     expect(kv.sweepExpired(100)).toBe(1);
   });
 
+  it('prefix expiry: every key under the prefix, written before or after, is swept once due; reads and other keys are untouched', () => {
+    let t = 1_000_000;
+    const kv = kvAt(tempDir(), () => t);
+    const all = () => kv.transact((tx) => [...tx.range({})].map((e) => e.key));
+    kv.transact((tx) => {
+      for (let i = 0; i < 30; i++) tx.put(`c:1:${String(i).padStart(2, '0')}`, 'x'.repeat(40_000));
+      tx.put('c:1:own', 1, { expiresAt: t + 5 });
+      tx.put('c:10', 'a neighbour that only shares characters');
+      tx.put('c:2:a', 2);
+      tx.expirePrefix('c:1:', t + 10);
+    });
+    kv.transact((tx) => tx.put('c:1:late', 3));
+    // Rescheduling replaces the first schedule; a cancelled one never sweeps.
+    kv.transact((tx) => tx.expirePrefix('c:1:', t + 20));
+    kv.transact((tx) => tx.expirePrefix('c:2:', t + 10));
+    kv.transact((tx) => tx.expirePrefix('c:2:', null));
+    t += 10;
+    expect(kv.sweepExpired(100)).toBe(1); // only c:1:own, by its own expiry
+    // Until swept, the keys read as they were: the prefix's owner guards its reads with a key of its own.
+    expect(kv.transact((tx) => tx.get('c:1:late'))).toBe(3);
+    t += 10;
+    expect(kv.sweepExpired(20)).toBe(20);
+    expect(kv.sweepExpired(20)).toBe(11);
+    expect(kv.sweepExpired(20)).toBe(0);
+    expect(all()).toEqual(['c:10', 'c:2:a']);
+    // The schedule went with its keys: new keys under the prefix stay.
+    kv.transact((tx) => tx.put('c:1:new', 4));
+    t += 1000;
+    expect(kv.sweepExpired(100)).toBe(0);
+    expect(all()).toEqual(['c:10', 'c:1:new', 'c:2:a']);
+  });
+
   it('keeps its data across a close and reopen', async () => {
     const dir = tempDir();
     const kv = openKv({ dir });

@@ -55,10 +55,7 @@ interface StoredLease {
   until: number;
 }
 
-/**
- * One crawl's keys inside one transaction: queues, leases, items. Every write carries the crawl's expiry, so a
- * key written after the crawl was set to be forgotten goes with the rest.
- */
+/** One crawl's keys inside one transaction: queues, leases, items. */
 export class CrawlRecord {
   constructor(
     private readonly tx: KvTx,
@@ -71,12 +68,14 @@ export class CrawlRecord {
     return meta === undefined ? null : new CrawlRecord(tx, k, meta);
   }
 
+  /** The crawl's other keys expire with its prefix (DiskCrawlStore.expireCrawl), written before or after. */
   put(key: string, value: unknown): void {
-    this.tx.put(key, value, this.meta.expires_at === null ? undefined : { expiresAt: this.meta.expires_at });
+    this.tx.put(key, value);
   }
 
+  /** The meta carries the crawl's expiry itself: every read opens it first, so the crawl reads as gone on time. */
   save(): void {
-    this.put(this.k.meta, this.meta);
+    this.tx.put(this.k.meta, this.meta, this.meta.expires_at === null ? undefined : { expiresAt: this.meta.expires_at });
   }
 
   bump(field: string, by = 1): void {

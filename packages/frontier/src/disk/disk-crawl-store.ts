@@ -16,7 +16,7 @@ import {
   type LeaseBatch,
   type PageResult,
 } from '../types.ts';
-import { CrawlRecord, forEachKey, type DiskCrawlMeta } from './disk-crawl-record.ts';
+import { CrawlRecord, type DiskCrawlMeta } from './disk-crawl-record.ts';
 import { DiskFrontierKeys } from './disk-keys.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -260,9 +260,10 @@ export class DiskCrawlStore implements CrawlStore {
     const at = this.clock() + Math.max(1, Math.round(afterMs));
     this.withCrawl(crawlId, undefined, (c, tx) => {
       c.meta.expires_at = at;
-      // Every key of the crawl (seen-set, queues, leases, items) expires with it; the sweep frees the space.
-      forEachKey(tx, c.k.base, (key) => tx.expire(key, at));
+      // The meta expires on its own (every read of the crawl opens it first, so the crawl reads as gone at once);
+      // every other key (seen-set, queues, leases, items) goes with the prefix, deleted by sweeps with no rewrite.
       c.save();
+      tx.expirePrefix(c.k.base, at);
       this.index.expireAt(tx, c.meta.index_key, c.meta.team_id, at);
     });
   }
@@ -278,12 +279,15 @@ export class DiskCrawlStore implements CrawlStore {
   async items(crawlId: string, fromSeq: number, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
     const k = this.k.crawl(crawlId);
-    return this.kv.transact((tx) => [...tx.range<string>({ prefix: k.items, start: k.item(Math.max(0, fromSeq)), limit })].map((e) => e.value));
+    return this.kv.transact((tx) =>
+      tx.has(k.meta) ? [...tx.range<string>({ prefix: k.items, start: k.item(Math.max(0, fromSeq)), limit })].map((e) => e.value) : [],
+    );
   }
 
   async item(crawlId: string, seq: number): Promise<string | null> {
     if (!Number.isInteger(seq) || seq < 0) return null;
-    return this.kv.transact((tx) => tx.get<string>(this.k.crawl(crawlId).item(seq)) ?? null);
+    const k = this.k.crawl(crawlId);
+    return this.kv.transact((tx) => (tx.has(k.meta) ? (tx.get<string>(k.item(seq)) ?? null) : null));
   }
 
   async listCrawls(q: { team_id?: string; after?: string; limit: number }): Promise<IndexEntry[]> {
