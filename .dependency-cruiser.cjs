@@ -2,7 +2,7 @@
 // only packages of a lower rank, only through their public src/index.ts, and never an app. docs/architecture.md
 // explains the layers; a new package gets a rank here.
 const RANKS = {
-  contract: 0, config: 0, net: 0, redis: 0, client: 0, kv: 0,
+  contract: 0, config: 0, net: 0, redis: 0, client: 0, kv: 0, lru: 0,
   content: 1, 'light-engine': 1, store: 1, frontier: 1, metrics: 1, webhooks: 1,
   browser: 2, extraction: 2,
   scrape: 3,
@@ -36,6 +36,7 @@ const ADAPTERS = [
   ['(css-select|css-what)', '^packages/extraction/src/css-engine\\.ts$'],
   ['prom-client', '^packages/metrics/src/prometheus\\.ts$'],
   ['lmdb', '^packages/kv/src/lmdb-kv\\.ts$'],
+  ['msgpackr', '^packages/kv/src/memory-kv\\.ts$'], // the encoder lmdb-js uses, for the in-memory Kv's values
   ['@trpc/server', '^(packages/admin/src/trpc|apps/gateway/src/routes/admin-trpc)\\.ts$'], // the gateway: only the Fastify adapter
   ['@trpc/client', '^packages/admin/src/client\\.ts$'],
   ['@fastify/swagger-ui', '^apps/gateway/src/routes/reference-route\\.ts$'],

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { loadConfig } from '@trawl/config';
-import { MemoryStore } from '@trawl/store';
+import { KvStore } from '@trawl/store';
 import { rateLimitDefaults, registerRateLimits } from '../src/plugins/rate-limit.ts';
 import { PublicErrorResponse, RATE_LIMIT_CLASS_NAMES, V1_ROUTE_RATE_CLASSES } from '@trawl/contract';
 import { adminCall as admin, newTeam, TEST_ADMIN_TOKEN } from '@trawl/test-support/admin-client.ts';
 import { startTestGateway, TEST_KEY, useGatewayPair, type TestGateway } from '@trawl/test-support/gateway.ts';
 import { randomPrefix, startRedisServer, type RedisServer } from '@trawl/test-support/redis-server.ts';
+import { memoryKv } from '@trawl/test-support/backends.ts';
 
 /**
  * Rate limits on /v1 in both modes: RateLimit headers on every answer after auth, 429 rate_limited with Retry-After,
@@ -68,7 +69,7 @@ describe('every authenticated /v1 route names its rate-limit class', () => {
 
   it('refuses to register an authenticated route that has no class (or another class than the table)', () => {
     const app = Fastify();
-    registerRateLimits(app, new MemoryStore(), rateLimitDefaults(loadConfig({})));
+    registerRateLimits(app, new KvStore(memoryKv()), rateLimitDefaults(loadConfig({})));
     expect(() => app.get('/v1/unclassed', { config: { scope: 'runs' } }, async () => ({}))).toThrow(/must name its rate-limit class/);
     expect(() => app.get('/v1/runs/:run_id', { config: { scope: 'runs', rateClass: 'fetch' } }, async () => ({}))).toThrow(/reads/);
     expect(() => app.get('/v1/runs/:run_id', { config: { scope: 'runs', rateClass: 'reads' } }, async () => ({}))).not.toThrow();

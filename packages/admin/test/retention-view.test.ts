@@ -1,59 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { MemoryCrawlStore, RedisCrawlStore, type CrawlPlan, type CrawlStore } from '@trawl/frontier';
-import { MemoryTrendsJobStore, RedisTrendsJobStore, WORKER_LOST, type TrendsJobStore } from '@trawl/trends';
-import { randomPrefix, useRedis } from '@trawl/test-support/redis-server.ts';
-import { retentionUpcoming, RetentionUpcomingInput } from '../src/retention-view.ts';
+import { describe } from 'vitest';
+import { KvCrawlStore } from '@trawl/frontier';
+import { KvTrendsJobStore } from '@trawl/trends';
+import { retentionViewCases } from './retention-view-suite.ts';
+import { memoryKv } from '@trawl/test-support/backends.ts';
 
-const redis = useRedis();
-
-const backends: [string, (jobRetentionMs: number) => { crawls: CrawlStore; trends: TrendsJobStore }][] = [
-  ['memory', (retentionMs) => ({ crawls: new MemoryCrawlStore(), trends: new MemoryTrendsJobStore({ retentionMs }) })],
-  [
-    'redis',
-    (retentionMs) => {
-      const prefix = randomPrefix();
-      return { crawls: new RedisCrawlStore(redis.conn, prefix), trends: new RedisTrendsJobStore(redis.conn, prefix, { retentionMs }) };
-    },
-  ],
-];
-
-const plan = (id: string, team: string): CrawlPlan => ({
-  crawl_id: id,
-  team_id: team,
-  run_id: `run_${id}`,
-  created_at: new Date().toISOString(),
-  seeds: ['http://a.test/'],
-  scope: 'same_hostname',
-  max_depth: 0,
-  max_pages: 1,
-  billing_mode: 'shadow',
-});
-const GRAIN = { keyword: 'x', geo: '', timeframe: 'today 12-m', category: 0, property: '' as const, hl: 'en', tz: 0 };
-const seed = { url: 'http://a.test/', host: 'a.test', depth: 0, seed: 0, parent: null, attempt: 0 };
-
-describe.each(backends)('retention upcoming: %s', (_name, make) => {
-  it('lists ended crawls and settled trends jobs, soonest to be forgotten first, with their status', async () => {
-    const d = make(30_000);
-    const now = Date.now();
-    for (const [id, team] of [['crawl_late', 'team_a'], ['crawl_soon', 'team_b'], ['crawl_live', 'team_a']]) await d.crawls.createCrawl(plan(id, team), [seed]);
-    await d.crawls.transition('crawl_late', ['queued'], 'completed', now);
-    await d.crawls.transition('crawl_soon', ['queued'], 'failed', now, { code: 'cancelled', message: 'x' });
-    await d.crawls.expireCrawl('crawl_late', 60_000);
-    await d.crawls.expireCrawl('crawl_soon', 10_000);
-    const job = await d.trends.create({ team_id: 'team_c', request: GRAIN }, now);
-    await d.trends.create({ team_id: 'team_c', request: GRAIN }, now + 1);
-    await d.trends.fail((await d.trends.claim('r', now, { leaseMs: 1_000, maxAttempts: 3 }))!, WORKER_LOST, now);
-
-    const { items } = await retentionUpcoming(d, RetentionUpcomingInput.parse(undefined));
-    expect(items.map((i) => [i.kind, i.id, i.team_id, i.status])).toEqual([
-      ['crawl', 'crawl_soon', 'team_b', 'failed'],
-      ['trends_job', job.id, 'team_c', 'failed'],
-      ['crawl', 'crawl_late', 'team_a', 'completed'],
-    ]);
-    const at = items.map((i) => Date.parse(i.expires_at));
-    expect(at[0]).toBeGreaterThanOrEqual(now + 10_000);
-    expect(at[0]).toBeLessThan(now + 20_000);
-    expect((await retentionUpcoming(d, RetentionUpcomingInput.parse({ limit: 1 }))).items.map((i) => i.id)).toEqual(['crawl_soon']);
-    expect(RetentionUpcomingInput.safeParse({ limit: 0 }).success).toBe(false);
-  });
+describe('retention upcoming: memory', () => {
+  retentionViewCases((retentionMs) => ({ crawls: new KvCrawlStore(memoryKv()), trends: new KvTrendsJobStore(memoryKv(), '', { retentionMs }) }));
 });

@@ -96,7 +96,7 @@ async function forward(
   }
   // A request without a body can be sent again: when the kept-alive socket it went out on was closed by the target
   // before any answer (its keep-alive timeout racing the request), it is, once, on a new connection, as a browser
-  // would on its own connection (a page's data request otherwise failed with the gate's 502: egress-gate.test.ts).
+  // would on its own connection (a page's data request otherwise failed with the gate's 502: egress-gate.e2e.test.ts).
   const replayable = (req.method === 'GET' || req.method === 'HEAD') && (req.headers['content-length'] ?? '0') === '0' && req.headers['transfer-encoding'] === undefined;
   const send = (via: Agent | false) => {
     const upstream = httpRequest({

@@ -6,7 +6,7 @@ import { startTestGateway } from '@trawl/test-support/gateway.ts';
 /**
  * `npm run gen:client`: regenerates packages/client/src/schema.ts from the public OpenAPI document a gateway serves
  * (GET /api-docs/public-v1/openapi, asked without any key or admin token), with openapi-typescript.
- * packages/client/test/schema-fresh.test.ts fails when the committed file is stale.
+ * packages/client/test/schema-fresh.e2e.test.ts fails when the committed file is stale.
  */
 export const SCHEMA_FILE = fileURLToPath(new URL('../src/schema.ts', import.meta.url));
 

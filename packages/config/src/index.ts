@@ -36,10 +36,10 @@ export const EnvSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default('trawl:'),
   // Embedded mode keeps its state on disk under this directory (README "Data directory"); `:memory:` keeps it in the
-  // process instead (lost at exit: for unit tests and the benchmark's in-memory peer). Ignored with REDIS_URL.
+  // process instead (the same backends on an in-memory store, lost at exit). Ignored with REDIS_URL.
   TRAWL_DATA_DIR: z.string().min(1).default('./trawl-data'),
-  // Once the data directory's store holds this much, new work is refused (README "Data directory"); unset: no limit.
-  // Below 1 MiB not even a fresh store with its first team fits comfortably.
+  // Once the embedded store holds this much (on disk, or in memory with `:memory:`), new work is refused (README
+  // "Data directory"); unset: no limit. Below 1 MiB not even a fresh store with its first team fits comfortably.
   TRAWL_DATA_MAX_BYTES: byteCount(2 ** 20, '1 MiB (1048576)').optional(),
   TRAWL_BOOTSTRAP_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TRAWL_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -121,11 +121,11 @@ export const EnvSchema = z.object({
 }).superRefine((env, ctx) => {
   // A limit that could never apply would let an operator believe the disk is guarded: refused, not ignored.
   if (env.TRAWL_DATA_MAX_BYTES === undefined) return;
-  if (env.REDIS_URL !== undefined || env.TRAWL_DATA_DIR === ':memory:') {
+  if (env.REDIS_URL !== undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['TRAWL_DATA_MAX_BYTES'],
-      message: 'limits the embedded data directory only: unset it with REDIS_URL or TRAWL_DATA_DIR=:memory:',
+      message: 'limits the embedded store (data directory or :memory:) only: unset it with REDIS_URL',
     });
   }
 });

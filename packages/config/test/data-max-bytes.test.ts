@@ -21,9 +21,9 @@ describe('TRAWL_DATA_MAX_BYTES', () => {
     expect(() => max('512KiB')).toThrow(/TRAWL_DATA_MAX_BYTES: must be at least 1 MiB/);
   });
 
-  it('stops start-up where it could not apply: with REDIS_URL or an in-memory store', () => {
-    expect(() => max('10GB', { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/TRAWL_DATA_MAX_BYTES: limits the embedded data directory only/);
-    expect(() => max('10GB', { TRAWL_DATA_DIR: ':memory:' })).toThrow(/TRAWL_DATA_MAX_BYTES: limits the embedded data directory only/);
+  it('stops start-up where it could not apply (with REDIS_URL); applies to a data directory and to an in-memory store', () => {
+    expect(() => max('10GB', { REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/TRAWL_DATA_MAX_BYTES: limits the embedded store \(data directory or :memory:\) only/);
+    expect(max('10GB', { TRAWL_DATA_DIR: ':memory:' })).toBe(10_000_000_000);
     expect(max('10GB', { TRAWL_DATA_DIR: '/var/lib/trawl' })).toBe(10_000_000_000);
   });
 });

@@ -13,6 +13,5 @@ export * from './trends.ts';
 export * from './browser-scrape.ts';
 export * from './rate-limits.ts';
 export * from './quotas.ts';
-export * from './util/lru-map.ts';
 export * from './util/record-index.ts';
 export * from './util/log.ts';

@@ -1,14 +1,16 @@
 import { BasicCrawler } from '@crawlee/basic';
 import { log as crawleeLog } from '@crawlee/core';
 import { SILENT_LOG, type Log } from '@trawl/contract';
-import { MemoryCrawlStore } from '@trawl/frontier';
+import { KvCrawlStore } from '@trawl/frontier';
 import { describe, expect, it } from 'vitest';
 import { attachRequestManager, createBasicCrawler, createPageRunner, SchedulerRequestManager } from '../src/worker/crawlee-adapter.ts';
 import { HostScheduler } from '../src/worker/host-scheduler.ts';
-import { pages, seedCrawl, settings } from './support.ts';
+import { settings } from './support.ts';
+import { memoryKv } from '@trawl/test-support/backends.ts';
 
 // Guards crawlee-adapter.ts's reliance on BasicCrawler internals: when one of these fails after a Crawlee
-// upgrade, read the new BasicCrawler constructor and run() before changing anything else.
+// upgrade, read the new BasicCrawler constructor and run() before changing anything else. run() itself, which
+// starts `ps` for Crawlee's autoscaled pool: crawlee-adapter.e2e.test.ts.
 /** The fields BasicCrawler declares protected; read here only to check what attachRequestManager relies on. */
 const internals = (c: BasicCrawler) => c as unknown as { requestManager: unknown; requestQueue: unknown };
 
@@ -21,55 +23,21 @@ describe('Crawlee adapter', () => {
       expect.arrayContaining(['requestManager', 'requestQueue']),
     );
     expect(internals(crawler).requestManager).toBeUndefined();
-    const manager = new SchedulerRequestManager(new HostScheduler(new MemoryCrawlStore(), s));
+    const manager = new SchedulerRequestManager(new HostScheduler(new KvCrawlStore(memoryKv()), s));
     attachRequestManager(crawler, manager);
     expect(internals(crawler).requestManager).toBe(manager);
     expect(internals(crawler).requestQueue).toBe(manager);
   });
 
   it('BasicCrawler still rejects the documented requestManager option (if not, pass it and drop the assignment)', () => {
-    const manager = new SchedulerRequestManager(new HostScheduler(new MemoryCrawlStore(), s));
+    const manager = new SchedulerRequestManager(new HostScheduler(new KvCrawlStore(memoryKv()), s));
     expect(() => new BasicCrawler({ requestManager: manager, requestHandler: async () => undefined })).toThrow(/requestManager/);
-  });
-
-  it("run() pulls pages from the attached scheduler and hands each page's lease token to the handler", async () => {
-    const crawls = new MemoryCrawlStore();
-    await seedCrawl(crawls, 'crawl_a', pages('h.test', 3));
-    const scheduler = new HostScheduler(crawls, s);
-    scheduler.addHost('h.test', 0).crawls = ['crawl_a'];
-    const seen: string[] = [];
-    const runner = createPageRunner(scheduler, s, SILENT_LOG, async (token) => {
-      const held = scheduler.heldLease(token);
-      seen.push(held ? held.lease.request.url : `unknown ${token}`);
-    });
-    const running = runner.run();
-    try {
-      const deadline = Date.now() + 15_000;
-      while (scheduler.handledCount() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    } finally {
-      await runner.stop();
-      await running;
-    }
-    expect(seen.sort()).toEqual(pages('h.test', 3));
-    // Every page went back through markRequestHandled: nothing is left held.
-    expect([scheduler.handledCount(), scheduler.totalCount()]).toEqual([3, 3]);
-  });
-
-  it('stop() ends run() whenever it comes, even before Crawlee has started its pool (an abort then is forgotten)', async () => {
-    for (const delayMs of [0, 1, 5, 20, 100]) {
-      const runner = createPageRunner(new HostScheduler(new MemoryCrawlStore(), s), s, SILENT_LOG, async () => undefined);
-      const running = runner.run();
-      await new Promise((r) => setTimeout(r, delayMs));
-      await runner.stop();
-      const ended = await Promise.race([running.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
-      expect(ended, `run() still going 10 s after a stop ${delayMs} ms into it`).toBe(true);
-    }
   });
 
   it('hands what Crawlee still logs to the process log as one error line, its text as the err the process logger scrubs', () => {
     const seen: [Record<string, unknown>, string][] = [];
     const target: Log = { ...SILENT_LOG, error: (fields, msg) => void seen.push([fields, msg]) };
-    createPageRunner(new HostScheduler(new MemoryCrawlStore(), s), s, target, async () => undefined);
+    createPageRunner(new HostScheduler(new KvCrawlStore(memoryKv()), s), s, target, async () => undefined);
     const boom = new Error('handler broke');
     crawleeLog.error('Request failed: http://site.test/private?token=1', { url: 'http://site.test/private' });
     crawleeLog.exception(boom, 'Request failed: http://site.test/private');

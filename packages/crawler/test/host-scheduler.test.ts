@@ -1,7 +1,8 @@
-import { MemoryCrawlStore, type CrawlStore, type Lease, type LeaseBatch } from '@trawl/frontier';
+import { KvCrawlStore, type CrawlStore, type Lease, type LeaseBatch } from '@trawl/frontier';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HostScheduler } from '../src/worker/host-scheduler.ts';
 import { pages, seedCrawl, settings } from './support.ts';
+import { memoryKv } from '@trawl/test-support/backends.ts';
 
 /** A scheduler owning `hosts`, each serving `crawlIds` (what the shard keeper sets at a heartbeat). */
 function scheduler(
@@ -33,7 +34,7 @@ afterEach(() => {
 
 describe('HostScheduler', () => {
   it('takes pages round-robin across hosts', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', [...pages('a.test', 2), ...pages('b.test', 2)]);
     const s = scheduler(crawls, ['a.test', 'b.test'], ['crawl_a']);
     const host = (h: { lease: Lease } | null) => (h ? h.lease.request.host : null);
@@ -48,7 +49,7 @@ describe('HostScheduler', () => {
   });
 
   it('leases one lease batch per refill and alternates crawls sharing a host', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 8));
     await seedCrawl(crawls, 'crawl_b', pages('h.test', 8, 100));
     const s = scheduler(crawls, ['h.test'], ['crawl_a', 'crawl_b']);
@@ -58,7 +59,7 @@ describe('HostScheduler', () => {
   });
 
   it('buffers up to 4 × hostConcurrency leases per host and never exceeds hostConcurrency in flight', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 20));
     const s = scheduler(crawls, ['h.test'], ['crawl_a'], 2);
     const a = await s.next();
@@ -77,7 +78,7 @@ describe('HostScheduler', () => {
   });
 
   it('waits out a slowed host', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 2));
     const s = new HostScheduler(crawls, settings({ hostConcurrency: 1 }));
     s.addHost('h.test', Date.now() + 60_000).crawls = ['crawl_a'];
@@ -86,7 +87,7 @@ describe('HostScheduler', () => {
   });
 
   it('gives buffered leases back on dropHost; in-flight ones stay held', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 10));
     const s = scheduler(crawls, ['h.test'], ['crawl_a']);
     const h = await s.next();
@@ -100,7 +101,7 @@ describe('HostScheduler', () => {
   });
 
   it('gives back buffered leases of crawls found paused or ended', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 10));
     const s = scheduler(crawls, ['h.test'], ['crawl_a']);
     await s.next();
@@ -110,7 +111,7 @@ describe('HostScheduler', () => {
   });
 
   it('reports buffered and in-flight tokens for renewal, and forgets lost ones', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 10));
     const s = scheduler(crawls, ['h.test'], ['crawl_a']);
     const h = await s.next();
@@ -122,7 +123,7 @@ describe('HostScheduler', () => {
   });
 
   it('reclaims a page whose handler broke as an internal retry', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 1));
     const s = scheduler(crawls, ['h.test'], ['crawl_a']);
     const h = await s.next();
@@ -135,7 +136,7 @@ describe('HostScheduler', () => {
   it('backs off a host whose queues are empty, and wakes it on admitted links', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(1_000_000);
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('other.test', 1));
     const s = scheduler(crawls, ['h.test'], ['crawl_a']);
     const waits: number[] = [];
@@ -154,7 +155,7 @@ describe('HostScheduler', () => {
   it('a host with a page running, or whose last lease emptied its queue, asks again after 200 ms (its pages wake it)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(1_000_000);
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 2));
     const lease = vi.spyOn(crawls, 'lease');
     const s = scheduler(crawls, ['h.test'], ['crawl_a'], 2);
@@ -178,7 +179,7 @@ describe('HostScheduler', () => {
   });
 
   it('does not ask for pages of a crawl seen paused or ended, and asks at once when it may run again', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 2));
     const lease = vi.spyOn(crawls, 'lease');
     const s = scheduler(crawls, ['h.test'], ['crawl_a']);
@@ -194,7 +195,7 @@ describe('HostScheduler', () => {
   it('asks again 500 ms after the store failed, without throwing', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(1_000_000);
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 2));
     const lease = vi.spyOn(crawls, 'lease').mockRejectedValueOnce(new Error('store down'));
     const errors: unknown[] = [];
@@ -209,7 +210,7 @@ describe('HostScheduler', () => {
   });
 
   it('keeps going when the store cannot take a lease back (the lease lapses instead)', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 4));
     const errors: unknown[] = [];
     const s = scheduler(crawls, ['h.test'], ['crawl_a'], 1, (e: unknown) => void errors.push(e));
@@ -220,7 +221,7 @@ describe('HostScheduler', () => {
   });
 
   it('hands leases straight back when the host was dropped during the lease call', async () => {
-    const crawls = new MemoryCrawlStore();
+    const crawls = new KvCrawlStore(memoryKv());
     await seedCrawl(crawls, 'crawl_a', pages('h.test', 3));
     const real = crawls.lease.bind(crawls);
     let release!: () => void;

@@ -1,9 +1,10 @@
-import { MemoryCrawlStore } from '@trawl/frontier';
+import { KvCrawlStore } from '@trawl/frontier';
 import type { LightFetcher, ScrapeFailure } from '@trawl/scrape';
 import { describe, expect, it } from 'vitest';
 import { CrawlContexts } from '../src/worker/crawl-context.ts';
 import { retryCategory, runPageTask, type PageTaskDeps } from '../src/worker/page-task.ts';
 import { seedCrawl, settings } from './support.ts';
+import { memoryKv } from '@trawl/test-support/backends.ts';
 
 type LightFetchOutcome = Awaited<ReturnType<LightFetcher['fetch']>>;
 
@@ -30,7 +31,7 @@ describe('retryCategory', () => {
 
 /** Runs the crawl's one page through runPageTask until it settles, with the light engine answering `answer`. */
 async function settle(answer: () => LightFetchOutcome, maxAttempts = 3) {
-  const crawls = new MemoryCrawlStore();
+  const crawls = new KvCrawlStore(memoryKv());
   await seedCrawl(crawls, 'crawl_r', ['https://r.test/']);
   const backoffs: number[] = [];
   const deps = {

@@ -1,7 +1,7 @@
 import { isElement, type DomElement } from '@trawl/content';
 import type { CompiledExtraction } from './compile.ts';
 import type { SelectorMemory } from './memory.ts';
-import type { RecordMatch } from './relocate.ts';
+import type { RecordMatch } from './relocate/record-match.ts';
 import { attributeOf } from './values.ts';
 
 // A field the search left null in a record because look-alike leaves tied there (a category chip beside a price

@@ -1,11 +1,9 @@
 export * from './types.ts';
-export { MemoryCrawlStore } from './memory/memory-crawl-store.ts';
-export { MemoryShardDirectory, MAX_MEMORY_ROBOTS, MAX_MEMORY_SLOW_HOSTS } from './memory/memory-shard-directory.ts';
 export { RedisCrawlStore, MAX_LEASE_MEMBERS } from './redis/redis-crawl-store.ts';
 export { RedisShardDirectory } from './redis/redis-shard-directory.ts';
 export { FrontierKeys } from './redis/keys.ts';
-export { DiskCrawlStore } from './disk/disk-crawl-store.ts';
-export { DiskShardDirectory } from './disk/disk-shard-directory.ts';
+export { KvCrawlStore } from './kv/kv-crawl-store.ts';
+export { KvShardDirectory } from './kv/kv-shard-directory.ts';
 export {
   frontierStats,
   listWorkers,

@@ -113,6 +113,12 @@ export interface LeaseBatch {
   started: boolean;
 }
 
+/**
+ * How long a lease is kept, from the completion that answered `needBudget`, while its worker tops up the crawl's
+ * prepaid credit: every backend renews the lease to `now + BUDGET_WAIT_MS` (crawl-complete-4.lua takes it as ARGV).
+ */
+export const BUDGET_WAIT_MS = 60_000;
+
 export interface CompleteResult {
   /** false: the lease was lost (expired and re-leased) or the crawl has ended; nothing was recorded. */
   accepted: boolean;

@@ -1,8 +1,9 @@
 /**
- * An ordered key-value store with synchronous, atomic transactions and per-key expiry: what the embedded (on-disk)
- * backends of the store, the frontier and trends jobs build their rules on, the way the Redis backends build them
- * on Lua scripts. One process owns a data directory at a time (see dir-lock.ts), and a transaction runs to its end
- * before the next starts, so a read-modify-write inside `transact` is atomic like a Lua script.
+ * An ordered key-value store with synchronous, atomic transactions and per-key expiry: what the embedded backends
+ * of the store, the frontier, trends jobs and webhooks build their rules on, the way the Redis backends build them
+ * on Lua scripts. Two implementations: on LMDB in a data directory (lmdb-kv.ts) and in memory (memory-kv.ts).
+ * One process owns a data directory at a time (see dir-lock.ts), and a transaction runs to its end before the next
+ * starts, so a read-modify-write inside `transact` is atomic like a Lua script.
  */
 
 /** Keys are strings (sorted by their UTF-8 bytes) of at most MAX_KEY_BYTES: hash anything longer (URLs). */
@@ -50,7 +51,8 @@ export interface KvTx {
 /**
  * `usedBytes`: the pages that hold live data (keys, values, the B-tree and its free-page list), which falls when
  * keys are deleted; `fileBytes`: the data file, which keeps its high-water mark (freed pages are reused, never
- * returned to the file system).
+ * returned to the file system). In memory (memory-kv.ts): `usedBytes` is the bytes of keys and encoded values
+ * held, and `fileBytes` 0, there being no file.
  */
 export interface KvSpace {
   usedBytes: number;
@@ -62,15 +64,15 @@ export interface Kv {
   transact<T>(fn: (tx: KvTx) => T): T;
   /** Deletes up to `max` keys whose expiry (their own, or their prefix's) has passed; how many it deleted. */
   sweepExpired(max: number): number;
-  /** How much of the disk the store takes (see KvSpace). */
+  /** How much of the disk (or memory) the store takes (see KvSpace). */
   space(): KvSpace;
-  /** The data directory. */
+  /** The data directory (`:memory:` for the in-memory Kv). */
   readonly dir: string;
   /**
    * Transactions run so far (`transact` calls; sweeps apart): a count of the store's work that does not depend on
    * the machine, which tests hold per delivered page (test/embedded/store-work-per-page.test.ts).
    */
   readonly transactions: number;
-  /** Flushes to disk and releases the directory. */
+  /** Flushes to disk and releases the directory (in memory: drops the data); later calls throw. */
   close(): Promise<void>;
 }

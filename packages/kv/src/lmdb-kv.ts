@@ -172,7 +172,8 @@ export function openKv(opts: KvOptions): Kv {
       let start = o.start ?? o.prefix ?? '\u0001';
       const end = o.end !== undefined ? enc(o.end) : o.prefix !== undefined ? Buffer.concat([enc(o.prefix), TOP]) : TOP;
       if (start < '\u0001') start = '\u0001';
-      if (o.prefix !== undefined && !start.startsWith(o.prefix) && start < o.prefix) start = o.prefix;
+      // Compared as bytes, the keys' order (JS's `<` orders a character past U+FFFF before U+FFFD).
+      if (o.prefix !== undefined && Buffer.compare(enc(start), enc(o.prefix)) < 0) start = o.prefix;
       const t = now();
       let n = 0;
       // LMDB's reverse range includes its first bound and excludes its last, the opposite of ours: walk down to

@@ -4,9 +4,8 @@ import type { KvTx } from './kv.ts';
 const pad = (ms: number) => String(Math.max(0, Math.floor(ms))).padStart(15, '0');
 
 /**
- * On-disk twin of `@trawl/contract` MemoryRecordIndex and `@trawl/redis` RedisRecordIndex: a newest-first index of
- * records (crawls, trends jobs) by index key ("<15-digit created ms>:<id>", which sorts like the records), all and
- * per team, under one key base. A record's forget time becomes the expiry of its entries, so they leave the index
+ * Embedded-mode twin of `@trawl/redis` RedisRecordIndex: a newest-first index of records (crawls, trends jobs) by
+ * index key ("<15-digit created ms>:<id>", which sorts like the records), all and per team, under one key base. A record's forget time becomes the expiry of its entries, so they leave the index
  * with the record and nothing needs pruning. Every method runs inside the caller's transaction, so a store adds or
  * schedules an entry atomically with the record itself.
  */

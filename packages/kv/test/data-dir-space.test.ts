@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
+import { useKvBackends, useLmdbKvs } from '@trawl/test-support/backends.ts';
 import { DataDirSpace, type DataDirUsage, type Kv } from '../src/index.ts';
 
-const kvs = useTempKvs();
+const backends = useKvBackends();
+const lmdbKv = useLmdbKvs();
 const MiB = 1024 * 1024;
 // ~30 KB: a value takes whole 16 KiB pages (lmdb-kv.ts PAGE_BYTES), so one this size fills its two pages nearly,
 // as a crawl item (~40 KB in three) does.
@@ -20,10 +21,10 @@ function sweepAll(kv: Kv): void {
   while (kv.sweepExpired(500) > 0);
 }
 
-describe('data directory space', () => {
+describe('data directory space on LMDB', () => {
   it('measures the bytes in use: up with what is stored, down again when expired keys are swept, while the file keeps its size', () => {
     let t = 1_000_000;
-    const kv = kvs.open(() => t);
+    const kv = lmdbKv(() => t);
     const empty = kv.space();
     expect(empty.usedBytes).toBeGreaterThan(0);
     expect(empty.usedBytes).toBeLessThanOrEqual(empty.fileBytes);
@@ -43,9 +44,12 @@ describe('data directory space', () => {
     expect(swept.fileBytes).toBeGreaterThanOrEqual(full.fileBytes);
   });
 
+});
+
+describe.each(backends)('data size limit on %s', (_name, open) => {
   it('is full once the bytes in use reach the limit, measured at most once per refresh, and has room again after expiry', () => {
     let t = 1_000_000;
-    const kv = kvs.open(() => t);
+    const kv = open(() => t);
     const changes: DataDirUsage[] = [];
     const maxBytes = kv.space().usedBytes + MiB;
     const space = new DataDirSpace(kv, { maxBytes, now: () => t, refreshMs: 1_000, onChange: (u) => changes.push(u) });
@@ -72,7 +76,7 @@ describe('data directory space', () => {
 
   it('without a limit is never full; a store already over its limit is full (and reported) at the first measure', () => {
     const t = 1_000_000;
-    const kv = kvs.open(() => t);
+    const kv = open(() => t);
     fill(kv, 'a', t + 60_000);
     expect(new DataDirSpace(kv, { maxBytes: null }).usage()).toMatchObject({ maxBytes: null, full: false });
     const changes: boolean[] = [];

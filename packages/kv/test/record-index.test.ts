@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { useTempKvs } from '@trawl/test-support/temp-kv.ts';
+import { useKvBackends } from '@trawl/test-support/backends.ts';
 import { KvRecordIndex } from '../src/index.ts';
 
-const kvs = useTempKvs();
+const backends = useKvBackends();
 
 const key = (ms: number, id: string) => `${String(ms).padStart(15, '0')}:${id}`;
 
-describe('kv record index', () => {
+describe.each(backends)('kv record index on %s', (_name, open) => {
   it('pages newest first per team, never mixing a team with one whose id it prefixes', () => {
-    const kv = kvs.open();
+    const kv = open();
     const ix = new KvRecordIndex('ix:');
     kv.transact((tx) => {
       ix.add(tx, key(1, 'a1'), 'a');
@@ -24,7 +24,7 @@ describe('kv record index', () => {
 
   it('a scheduled entry is listed as expiring, soonest first, and leaves every listing at its forget time', () => {
     let t = 1_000;
-    const kv = kvs.open(() => t);
+    const kv = open(() => t);
     const ix = new KvRecordIndex('ix:');
     kv.transact((tx) => {
       for (const id of ['r1', 'r2', 'r3']) ix.add(tx, key(1, id), 'team');

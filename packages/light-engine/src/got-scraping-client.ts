@@ -93,7 +93,7 @@ export function createGotScrapingClient(opts: { userAgent?: string } = {}): Http
       } catch (err) {
         // A kept-alive socket the server closed as it was reused: the request never reached it. Sent again on a
         // fresh socket once, as browsers do: a server closing idle sockets at its keep-alive timeout races the next
-        // request on them (light-engine-keepalive.test.ts).
+        // request on them (light-engine-keepalive.e2e.test.ts).
         if (err instanceof ExchangeError && err.kind === 'transport' && err.reusedSocket && !err.responseStarted && !req.signal.aborted) return once(req);
         throw err;
       }

@@ -1,13 +1,11 @@
 import type { TrawlConfig } from '@trawl/config';
 import { CrawlWorker, WebhookDispatcher, type WebhookSettings, type WorkerSettings } from '@trawl/crawler';
-import { DiskWebhookOutbox, MemoryWebhookOutbox, RedisWebhookOutbox, sendWebhook, type SendResult, type WebhookOutbox, type WebhookRequestOut } from '@trawl/webhooks';
+import { KvWebhookOutbox, RedisWebhookOutbox, sendWebhook, type SendResult, type WebhookOutbox, type WebhookRequestOut } from '@trawl/webhooks';
 import { createBrowserPool, type BrowserPool } from '@trawl/browser';
 import { createLightEngine, type LightEngine } from '@trawl/light-engine';
 import {
-  DiskCrawlStore,
-  DiskShardDirectory,
-  MemoryCrawlStore,
-  MemoryShardDirectory,
+  KvCrawlStore,
+  KvShardDirectory,
   RedisCrawlStore,
   RedisShardDirectory,
   type CrawlStore,
@@ -18,16 +16,16 @@ import { closeConnection, connectRedis, isStoreUnavailable, type RedisConnection
 import { startMetricsServer, type MetricsServer } from '@trawl/metrics';
 import { countStoreUnavailable, MetricsPortError, runtimeGauges } from './metrics.ts';
 import { contentPoolSettings, createContentProcessor, type ContentProcessor } from '@trawl/scrape';
-import { ARTIFACT_TOMBSTONE_S, DiskStore, MemoryStore, RedisStore, type Store } from '@trawl/store';
-import { DataDirSpace, openKv, startExpirySweeper, type Kv } from '@trawl/kv';
+import { ARTIFACT_TOMBSTONE_S, KvStore, RedisStore, type Store } from '@trawl/store';
+import { DataDirSpace, MEMORY_DIR, openKv, openMemoryKv, startExpirySweeper, type Kv } from '@trawl/kv';
 import { createFaultLog, type FaultLog } from './fault-log.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings } from '@trawl/trends';
+import { createTrendsBackends, TrendsClient, TrendsRunner, type TrendsBackends, type TrendsRunnerSettings, type TrendsState } from '@trawl/trends';
 
 /** TRAWL_DATA_DIR's value for an embedded store in the process's memory. */
-export const IN_MEMORY = ':memory:';
+export const IN_MEMORY = MEMORY_DIR;
 
-/** The shared parts of a Trawl process: state backends (memory or Redis) and the light engine. */
+/** The shared parts of a Trawl process: state backends (on a Kv, or Redis) and the light engine. */
 export interface Runtime {
   config: TrawlConfig;
   store: Store;
@@ -48,9 +46,9 @@ export interface Runtime {
   /** Search-trends jobs and the upstream rate limiter (in memory, or in Redis shared by the cluster). */
   trends: TrendsBackends;
   now: () => number;
-  /** Embedded mode on disk: what the data directory takes against TRAWL_DATA_MAX_BYTES; null otherwise. */
+  /** Embedded mode (on disk or in memory): what the store takes against TRAWL_DATA_MAX_BYTES; null in cluster mode. */
   space: DataDirSpace | null;
-  /** Embedded mode on disk: the Kv every backend shares; null otherwise. */
+  /** Embedded mode: the Kv every backend shares (LMDB in the data directory, or in memory); null in cluster mode. */
   kv: Kv | null;
   /** The plain metrics listener (TRAWL_METRICS_PORT), or null when not configured. */
   metrics: MetricsServer | null;
@@ -83,33 +81,30 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   let directory: ShardDirectory;
   let kv: Kv | null = null;
   let webhooks: WebhookOutbox;
+  let state: TrendsState;
   if (config.REDIS_URL) {
     redis = await connectRedis(config.REDIS_URL, opts.name ?? 'trawl', config.TRAWL_REDIS_STARTUP_TIMEOUT_MS);
     store = new RedisStore(redis, config.REDIS_PREFIX, now);
     crawls = new RedisCrawlStore(redis, config.REDIS_PREFIX);
     directory = new RedisShardDirectory(redis, config.REDIS_PREFIX, config.TRAWL_SHARD_TTL_MS * 2);
     webhooks = new RedisWebhookOutbox(redis, config.REDIS_PREFIX);
-  } else if (config.TRAWL_DATA_DIR !== IN_MEMORY) {
-    // One process owns the directory (openKv refuses a second, naming the holder); every backend shares the Kv.
-    kv = openKv({ dir: config.TRAWL_DATA_DIR, now });
-    store = new DiskStore(kv, '', now);
-    crawls = new DiskCrawlStore(kv, '', now);
-    directory = new DiskShardDirectory(kv, '', config.TRAWL_SHARD_TTL_MS * 2, now);
-    webhooks = new DiskWebhookOutbox(kv, '');
+    state = { redis, prefix: config.REDIS_PREFIX };
   } else {
-    store = new MemoryStore(now);
-    crawls = new MemoryCrawlStore();
-    directory = new MemoryShardDirectory(now, config.TRAWL_SHARD_TTL_MS * 2);
-    webhooks = new MemoryWebhookOutbox(now);
+    // One process owns the directory (openKv refuses a second, naming the holder); every backend shares the Kv.
+    // `:memory:` runs the same backends on a Kv in the process's memory, lost at exit.
+    kv = config.TRAWL_DATA_DIR === IN_MEMORY ? openMemoryKv({ now }) : openKv({ dir: config.TRAWL_DATA_DIR, now });
+    store = new KvStore(kv, '', now);
+    crawls = new KvCrawlStore(kv, '', now);
+    directory = new KvShardDirectory(kv, '', config.TRAWL_SHARD_TTL_MS * 2, now);
+    webhooks = new KvWebhookOutbox(kv, '');
+    state = { kv, now };
   }
   const trends = createTrendsBackends(
-    redis,
-    config.REDIS_PREFIX,
+    state,
     { perWindow: config.TRAWL_TRENDS_RPM, windowMs: config.TRAWL_TRENDS_RATE_WINDOW_MS },
     { retentionMs: config.TRAWL_TRENDS_JOB_RETENTION_S * 1000 },
-    kv ? { kv, now } : undefined,
   );
-  // Expired keys leave the disk in the background (reads already treat them as absent).
+  // Expired keys leave the Kv in the background (reads already treat them as absent).
   const stopSweeper = kv ? startExpirySweeper(kv, { onError: (err) => log.error({ err }, 'expiry sweep failed') }) : () => undefined;
   const space = kv ? dataDirSpace(kv, config, log) : null;
   const stopGauges = runtimeGauges({ browser, crawls, directory, space, now });
@@ -162,7 +157,7 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
 }
 
 /**
- * TRAWL_DATA_MAX_BYTES on the directory's Kv. Becoming full and having room again are each logged once, when a
+ * TRAWL_DATA_MAX_BYTES on the embedded Kv (the data directory's, or the in-memory one's bytes held). Becoming full and having room again are each logged once, when a
  * measure (a creation request, a metrics scrape) first sees it.
  */
 function dataDirSpace(kv: Kv, config: TrawlConfig, log: Logger): DataDirSpace {

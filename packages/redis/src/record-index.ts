@@ -15,10 +15,10 @@ export interface RecordIndexKeys {
 }
 
 /**
- * Cluster-mode twin of `@trawl/contract` MemoryRecordIndex: a newest-first index of records (crawls, trends jobs)
- * by index key ("<15-digit created ms>:<id>", lexicographic order), all and per team, whose entries leave once
- * their record's forget time has come, so the index is bounded like the records. A Lua script that settles a
- * record may add to `expiring` itself, with the member "<index key>\n<team id>".
+ * Cluster-mode twin of `@trawl/kv` KvRecordIndex: a newest-first index of records (crawls, trends jobs) by index
+ * key ("<15-digit created ms>:<id>", lexicographic order), all and per team, whose entries leave once their
+ * record's forget time has come, so the index is bounded like the records. A Lua script that settles a record may
+ * add to `expiring` itself, with the member "<index key>\n<team id>".
  */
 export class RedisRecordIndex {
   constructor(

@@ -1,10 +1,27 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import type { RedisConnection } from './client.ts';
 
+/** `--- @include "<name>"` on a line of its own, as BullMQ writes it: `<name>.lua`, relative to the including file. */
+const INCLUDE = /^--- @include "([^"]+)"[ \t]*$/gm;
+
 /**
- * A Lua script file named `<name>-<nkeys>.lua`. Runs by EVALSHA and loads itself on NOSCRIPT, so scripts
- * survive a Redis restart or failover without a start-up step.
+ * A script file's source with its includes inlined (nested ones too), each file at most once: Redis runs one
+ * self-contained script, so Lua shared between scripts (e.g. a `lua/includes/` file) is joined in here, at load.
+ */
+export function readLuaSource(path: string, included = new Set<string>()): string {
+  included.add(resolve(path));
+  return readFileSync(path, 'utf8').replace(INCLUDE, (_line, name: string) => {
+    const file = resolve(dirname(path), name.endsWith('.lua') ? name : `${name}.lua`);
+    if (!existsSync(file)) throw new Error(`${basename(path)}: included "${name}" not found (${file})`);
+    return included.has(file) ? '' : readLuaSource(file, included).trimEnd();
+  });
+}
+
+/**
+ * A Lua script file named `<name>-<nkeys>.lua`, its includes inlined (readLuaSource). Runs by EVALSHA and loads
+ * itself on NOSCRIPT, so scripts survive a Redis restart or failover without a start-up step.
  */
 export class LuaScript {
   readonly name: string;
@@ -18,7 +35,7 @@ export class LuaScript {
     if (!m) throw new Error(`Lua script file name must be <name>-<nkeys>.lua: ${file}`);
     this.name = m[1];
     this.numberOfKeys = Number(m[2]);
-    this.source = readFileSync(path, 'utf8');
+    this.source = readLuaSource(path);
     this.sha = createHash('sha1').update(this.source).digest('hex');
   }
 

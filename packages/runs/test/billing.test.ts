@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '@trawl/store';
+import { KvStore } from '@trawl/store';
 import { BUDGET_BLOCK, crawlBudgetWant, PAGE_COST, reserveCrawlCredits, settleCrawlCredits, settleCrawlQuota } from '../src/billing.ts';
 import { failPageRun, startPageRun, type RunServices } from '../src/page-runs.ts';
+import { memoryKv } from '@trawl/test-support/backends.ts';
 
 const now = () => Date.parse('2026-11-25T00:00:00Z');
 
@@ -13,7 +14,7 @@ async function openRun(svc: RunServices, teamId: string, type: 'fetch' | 'browse
 
 describe('billing', () => {
   it('a page run in enforce mode is refused with no credit, creates nothing and keeps no quota', async () => {
-    const store = new MemoryStore(now);
+    const store = new KvStore(memoryKv(now), '', now);
     const team = await store.createTeam('t');
     await store.setQuota(team.id, 'scrape', 1);
     const svc = { store, billingMode: 'enforce' as const, artifactRetentionS: 60, now };
@@ -23,7 +24,7 @@ describe('billing', () => {
   });
 
   it('a failed page run gives its reservation back', async () => {
-    const store = new MemoryStore(now);
+    const store = new KvStore(memoryKv(now), '', now);
     const team = await store.createTeam('t');
     await store.grantCredits(team.id, 5);
     const svc = { store, billingMode: 'enforce' as const, artifactRetentionS: 60, now };
@@ -36,7 +37,7 @@ describe('billing', () => {
   });
 
   it('a crawl takes at most what the team has, in blocks no larger than the pages it may still deliver', async () => {
-    const store = new MemoryStore(now);
+    const store = new KvStore(memoryKv(now), '', now);
     const team = await store.createTeam('t');
     await store.grantCredits(team.id, 10);
     expect(crawlBudgetWant(100, 0)).toBe(BUDGET_BLOCK);
@@ -47,7 +48,7 @@ describe('billing', () => {
   });
 
   it('settling charges delivered pages in shadow mode and refunds unused prepaid credit in enforce mode, once each', async () => {
-    const store = new MemoryStore(now);
+    const store = new KvStore(memoryKv(now), '', now);
     const team = await store.createTeam('t');
     const shadow = { mode: 'shadow' as const, teamId: team.id, runId: 'run_s', delivered: 7, unusedBudget: 0 };
     await settleCrawlCredits({ store, now }, shadow);
@@ -62,7 +63,7 @@ describe('billing', () => {
 
 describe('quotas', () => {
   it('a page run takes one unit of its type’s quota; over the limit it is refused, nothing created or reserved', async () => {
-    const store = new MemoryStore(now);
+    const store = new KvStore(memoryKv(now), '', now);
     const team = await store.createTeam('t');
     await store.setQuota(team.id, 'browser_scrape', 1);
     const svc = { store, billingMode: 'shadow' as const, artifactRetentionS: 60, now };
@@ -79,7 +80,7 @@ describe('quotas', () => {
   it('a failed page run gives its unit back once, to the month it was opened in', async () => {
     let t = Date.parse('2026-11-30T23:59:59Z');
     const clock = () => t;
-    const store = new MemoryStore(clock);
+    const store = new KvStore(memoryKv(clock), '', clock);
     const team = await store.createTeam('t');
     await store.setQuota(team.id, 'scrape', 1);
     const svc = { store, billingMode: 'shadow' as const, artifactRetentionS: 60, now: clock };
@@ -93,7 +94,7 @@ describe('quotas', () => {
   });
 
   it('an ended crawl gives back what it reserved and did not admit, once, to the month it was created in', async () => {
-    const store = new MemoryStore(now);
+    const store = new KvStore(memoryKv(now), '', now);
     const team = await store.createTeam('t');
     await store.takeQuota(team.id, 'crawl_pages', '2026-10', 50);
     const settle = { teamId: team.id, run: { id: 'run_c', created_at: '2026-10-31T23:00:00.000Z' }, maxPages: 50, admitted: 12 };

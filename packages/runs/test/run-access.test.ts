@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ScrapedPage } from '@trawl/scrape';
-import { MemoryStore } from '@trawl/store';
+import { KvStore } from '@trawl/store';
 import { CONTENT_ARTIFACTS } from '../src/artifacts.ts';
 import { deliverPage, startPageRun, type RunServices } from '../src/page-runs.ts';
 import { readArtifact, readRun, type CrawlRunSource } from '../src/run-access.ts';
+import { memoryKv } from '@trawl/test-support/backends.ts';
 
 // Runs that are not crawl pages: the crawler's side (crawl pages, live crawl state) is covered end to end by the
 // gateway's crawl tests, since the crawler sits above this package.
@@ -28,7 +29,7 @@ function page(html: string | null): ScrapedPage {
 async function setup(retentionS = 60) {
   let t = Date.parse('2026-11-25T00:00:00Z');
   const now = () => t;
-  const store = new MemoryStore(now);
+  const store = new KvStore(memoryKv(now), '', now);
   const team = await store.createTeam('a');
   const other = await store.createTeam('b');
   const svc = { store, billingMode: 'shadow' as const, artifactRetentionS: retentionS, now };

@@ -1,5 +1,6 @@
 import { normalizeContent, parseHtml, type ContentLimits, type DomDocument, type NormalizedContent } from '@trawl/content';
-import { LruMap, type Diagnostics, type Extraction } from '@trawl/contract';
+import type { Diagnostics, Extraction } from '@trawl/contract';
+import { LruMap } from '@trawl/lru';
 import { compileExtraction, extractRecords, parseSelectorMemory, type CompiledExtraction } from '@trawl/extraction';
 
 /** Record extraction asked of one page: the crawl's extraction and the selector memory stored for its domain. */

@@ -222,7 +222,7 @@ export interface QuotaStore {
 
 export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencyStore, Ledger, SelectorMemoryStore, RateLimitStore, QuotaStore {
   readonly kind: 'memory' | 'redis' | 'disk';
-  /** Resolves when the backend answers, rejects when it cannot be reached (health checks). Memory: always fine; disk: fine while its Kv is open. */
+  /** Resolves when the backend answers, rejects when it cannot be reached (health checks). On a Kv (kind memory or disk): fine while the Kv is open. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,6 @@
-export { createTrendsBackends, type TrendsBackends } from './backends.ts';
-export { DiskTrendsJobStore } from './disk/disk-trends-job-store.ts';
+export { createTrendsBackends, type TrendsBackends, type TrendsState } from './backends.ts';
+export { KvTrendsJobStore } from './kv/kv-job-store.ts';
 export { createTrendsJob, readTrendsJob, type TrendsJobCreate, type TrendsJobRead } from './jobs/job-access.ts';
-export { MemoryTrendsJobStore } from './jobs/memory-job-store.ts';
 export {
   listTrendsJobs,
   getTrendsJob,
@@ -12,7 +11,7 @@ export {
   type OperatorTrendsJob,
   type TrendsJobListPage,
 } from './jobs/operator-jobs.ts';
-export { RedisTrendsJobStore } from './jobs/redis-job-store.ts';
+export { RedisTrendsJobStore } from './redis/redis-job-store.ts';
 export {
   WORKER_LOST,
   type ClaimOptions,
@@ -22,7 +21,7 @@ export {
   type TrendsLease,
 } from './jobs/types.ts';
 export { acquire, MemoryRateLimiter, type RateLimitSettings, type UpstreamRateLimiter } from './rate-limit/rate-limiter.ts';
-export { RedisRateLimiter } from './rate-limit/redis-rate-limiter.ts';
+export { RedisRateLimiter } from './redis/redis-rate-limiter.ts';
 export { retryDelayMs, shouldRetry, type BackoffSettings } from './retry-policy.ts';
 export { TrendsRunner, type TrendsRunnerDeps, type TrendsRunnerSettings } from './runner/trends-runner.ts';
 export { normalizeRelatedQueries } from './upstream/normalize.ts';

@@ -1,6 +1,5 @@
 export * from './types.ts';
-export { MemoryWebhookOutbox } from './memory-outbox.ts';
-export { DiskWebhookOutbox } from './disk/disk-outbox.ts';
+export { KvWebhookOutbox } from './kv/kv-outbox.ts';
 export { RedisWebhookOutbox } from './redis/redis-outbox.ts';
 export { OutboxKeys } from './redis/keys.ts';
 export { signPayload, verifySignature, SIGNATURE_HEADER } from './signature.ts';

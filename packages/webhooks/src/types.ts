@@ -108,8 +108,8 @@ export interface WebhookStats {
 
 /**
  * The webhook outbox of the mode's store: per crawl a stream (config, cursor, counters), and deliveries due by
- * time. Every method is atomic (a Lua script in Redis, one Kv transaction on disk); one conformance suite pins the
- * three backends.
+ * time. Every method is atomic (a Lua script in Redis, one Kv transaction in embedded mode); one conformance suite
+ * pins both backends (packages/webhooks/test/outbox-suite.ts).
  */
 export interface WebhookOutbox {
   /** Registers the crawl's webhook before the crawl exists for workers. */

@@ -20,7 +20,7 @@ import { TRENDS_GRAIN, TRENDS_JOB_COMPLETED, TRENDS_JOB_FAILED, TRENDS_JOB_QUEUE
 /**
  * What the OpenAPI document says of each operation beyond its schemas: a description (Markdown), request examples,
  * and each success answer's description and examples (by media type; JSON unless said). Error answers get theirs
- * from error-examples.ts. apps/gateway/test/openapi-examples.test.ts fails on an operation missing here.
+ * from error-examples.ts. apps/gateway/test/openapi-examples.e2e.test.ts fails on an operation missing here.
  */
 export interface ResponseDoc {
   description: string;

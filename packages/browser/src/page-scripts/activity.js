@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Init script (runs in every frame before any page script): watches what the page still has in hand, so the
 // render can read it when its content is there and holding still (settle.ts decides; settle-policy.ts says how).
 // It keeps: the time of the last DOM change; the visible-text size and the last time it grew; the page's pending
@@ -7,7 +9,18 @@
 // lazy-content scan. Whether the content is there at all is content-ready.js's judgement (`readiness`), asked when
 // the render looks. Wrappers are Proxies of the originals, so they keep their names and native toString.
 // Everything is reachable only through a non-enumerable global whose name holds a per-render nonce.
-(function trawlActivity(key, readiness) {
+/**
+ * A callback's record: how often it ran, and whether text grew right after its last run.
+ * @typedef {{ fires: number, grew: boolean }} Rec
+ */
+/**
+ * A fetch or XHR the page started (`fresh`: its endpoint had not answered before).
+ * @typedef {{ endpoint: string, start: number, lastData: number, fresh: boolean }} Request
+ */
+(/**
+ * @param {string} key
+ * @param {import('./content-ready.js').Readiness} readiness
+ */ function trawlActivity(key, readiness) {
   'use strict';
   if (Object.prototype.hasOwnProperty.call(window, key)) return;
   const now = () => performance.now();
@@ -18,6 +31,7 @@
   const READY_EVERY_MS = 60;
 
   const original = {
+    /** @type {Window['setTimeout']} The DOM's (ids are numbers), not Node's, whose types the checker also sees. */
     setTimeout: window.setTimeout,
     clearTimeout: window.clearTimeout,
     setInterval: window.setInterval,
@@ -27,6 +41,11 @@
     ric: window.requestIdleCallback,
     cic: window.cancelIdleCallback,
   };
+  /**
+   * @param {object} obj
+   * @param {PropertyKey} name
+   * @param {unknown} value
+   */
   const define = (obj, name, value) => Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
   const start = now();
   const s = {
@@ -36,34 +55,54 @@
     inTick: false,
     base: 0,
     measuredAt: -Infinity,
+    /** @type {boolean | null} */
     ready: null,
     thin: true,
     shown: false,
     readyAt: -Infinity,
+    /** @type {string | null} */
     readyFor: null,
     dirty: true,
     framesSinceGrowth: 0,
     lazy: 0,
-    /** The callback record whose task is running (until the microtasks after it), else null. */
+    /**
+     * The callback record whose task is running (until the microtasks after it), else null.
+     * @type {Rec | null}
+     */
     running: null,
   };
-  /** Pending timers and idle callbacks: id -> {due, rec}. Animation frames: id -> rec. */
+  /**
+   * Pending timers and idle callbacks: id -> {due, rec}. Animation frames: id -> rec.
+   * @type {Map<number, { due: number, rec: Rec }>}
+   */
   const timers = new Map();
+  /** @type {Map<number, { due: number, rec: Rec }>} */
   const idles = new Map();
+  /** @type {Map<number, Rec>} */
   const frames = new Map();
-  /** Per callback: how often it ran and whether text grew right after its last run. */
+  /**
+   * Per callback: how often it ran and whether text grew right after its last run.
+   * @type {WeakMap<Function, Rec>}
+   */
   const recs = new WeakMap();
+  /** @type {{ rec: Rec, t: number }[]} */
   let recent = [];
+  /** @param {Function} fn */
   const recOf = (fn) => {
     let r = recs.get(fn);
     if (!r) recs.set(fn, (r = { fires: 0, grew: false }));
     return r;
   };
+  /** @param {Rec} rec */
   const blocking = (rec) => rec.fires === 0 || rec.grew;
   /**
    * Runs a timer, idle or frame callback, noting when it ran. A callback that has already run without adding text
    * is a tick (a clock, a carousel, an animation loop): the DOM changes it makes at once do not count as changes
    * worth waiting out (they are delivered to the MutationObserver before the microtask queued after it).
+   * @param {Rec} rec
+   * @param {Function} cb
+   * @param {unknown} self
+   * @param {ArrayLike<unknown>} args
    */
   const run = (rec, cb, self, args) => {
     const t = now();
@@ -85,10 +124,14 @@
     }
   };
 
-  /** Shadow roots the page attached (open and closed): their text counts, and their changes are watched. */
+  /**
+   * Shadow roots the page attached (open and closed): their text counts, and their changes are watched.
+   * @type {ShadowRoot[]}
+   */
   const shadowRoots = [];
   const MAX_SHADOW_ROOTS = 2000;
 
+  /** @param {number} t */
   function measure(t) {
     s.measuredAt = t;
     const n = readiness.textSize(shadowRoots);
@@ -136,7 +179,9 @@
   // look(): the render's one question per wait. It waits in the page (no round trip per tick) until the time the
   // render asked for has passed or, if the content was not there, until it is (checked after DOM changes, at most
   // every READY_EVERY_MS) or the document has loaded.
+  /** @type {(() => void) | null} */
   let waiter = null;
+  /** @type {number | null} */
   let recheck = null;
   function recheckSoon() {
     if (recheck !== null) return;
@@ -148,6 +193,10 @@
     }, READY_EVERY_MS);
   }
 
+  /**
+   * @param {Function} fn0
+   * @param {boolean} repeat
+   */
   const wrapTimer = (fn0, repeat) =>
     new Proxy(fn0, {
       apply(target, self, args) {
@@ -155,6 +204,7 @@
         if (typeof cb !== 'function') return Reflect.apply(target, self, args);
         const delay = Math.max(0, Number(args[1]) || 0);
         const rec = recOf(cb);
+        /** @type {number} */
         let id;
         args[0] = function () {
           if (repeat) {
@@ -168,6 +218,10 @@
         return id;
       },
     });
+  /**
+   * @param {Function} fn0
+   * @param {Map<number, unknown>} map
+   */
   const wrapClear = (fn0, map) =>
     new Proxy(fn0, {
       apply(target, self, args) {
@@ -188,7 +242,9 @@
           const cb = args[0];
           if (typeof cb !== 'function') return Reflect.apply(target, self, args);
           const rec = recOf(cb);
+          /** @type {number} */
           let id;
+          /** @param {DOMHighResTimeStamp} ts */
           args[0] = function (ts) {
             frames.delete(id);
             s.framesSinceGrowth++;
@@ -212,7 +268,9 @@
           if (typeof cb !== 'function') return Reflect.apply(target, self, args);
           const rec = recOf(cb);
           const timeout = args[1] && Number(args[1].timeout) > 0 ? Number(args[1].timeout) : 50;
+          /** @type {number} */
           let id;
+          /** @param {IdleDeadline} deadline */
           args[0] = function (deadline) {
             idles.delete(id);
             return run(rec, cb, this, [deadline]);
@@ -242,9 +300,13 @@
   // timer due now, a message posted to a port of this page and not yet handled is work to wait for, until its
   // handler has once run without adding text. Counted, not timed, so a renderer starved of CPU between two slices
   // does not look quiet. A message whose port went elsewhere (a worker) stops counting after holdMs.
+  /** @type {WeakMap<MessagePort, MessagePort>} */
   const partners = new WeakMap();
+  /** @type {WeakMap<MessagePort, Rec>} */
   const portRecs = new WeakMap();
+  /** @type {WeakMap<Function, Function>} */
   const handlers = new WeakMap();
+  /** @type {{ t: number, to: MessagePort }[]} */
   let posted = [];
   const MAX_POSTED = 1000;
   const MESSAGE_HOLD_MS = 1000;
@@ -273,24 +335,35 @@
       }),
     );
     const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
-    if (onmessage && onmessage.set && onmessage.get) {
+    const getOnmessage = onmessage && onmessage.get;
+    const setOnmessage = onmessage && onmessage.set;
+    if (onmessage && setOnmessage && getOnmessage) {
       Object.defineProperty(MessagePort.prototype, 'onmessage', {
         configurable: true,
         enumerable: onmessage.enumerable,
         get() {
-          const h = onmessage.get.call(this);
+          const h = getOnmessage.call(this);
           return (h && handlers.get(h)) || h;
         },
+        /** @param {unknown} fn */
         set(fn) {
-          onmessage.set.call(this, typeof fn === 'function' ? portHandler(this, fn) : fn);
+          setOnmessage.call(this, typeof fn === 'function' ? portHandler(this, fn) : fn);
         },
       });
     }
   }
-  /** The handler a port runs: takes the message off the pending list, and runs as a tick once it adds nothing. */
+  /**
+   * The handler a port runs: takes the message off the pending list, and runs as a tick once it adds nothing.
+   * @param {MessagePort} port
+   * @param {Function} fn
+   */
   function portHandler(port, fn) {
     const rec = recOf(fn);
     portRecs.set(port, rec);
+    /**
+     * @this {MessagePort}
+     * @param {MessageEvent} ev
+     */
     const wrapped = function (ev) {
       const i = posted.findIndex((p) => p.to === this);
       if (i >= 0) posted.splice(i, 1);
@@ -299,7 +372,10 @@
     handlers.set(wrapped, fn);
     return wrapped;
   }
-  /** Whether a message posted to a port of this page waits to be handled by a handler still worth running. */
+  /**
+   * Whether a message posted to a port of this page waits to be handled by a handler still worth running.
+   * @param {number} t
+   */
   function messagesPending(t) {
     if (posted.length === 0) return false;
     posted = posted.filter((p) => t - p.t < MESSAGE_HOLD_MS);
@@ -311,13 +387,19 @@
   const listen = EventTarget.prototype.addEventListener;
   // fetch() and XHR as the page starts them: the browser's network events reach the render a moment later (long
   // enough, on a loaded machine, to read a page whose data request had just gone out).
+  /** @type {Map<number, Request>} */
   const requests = new Map();
+  /** @type {Set<string>} */
   const answered = new Set();
   let requestSeq = 0;
   let lastRequestStart = -Infinity;
   // The same key as endpointKey in network-activity.ts: cache-busting values (timestamps, random ids) do not make
   // a poll new; another page of results (?from=3) does.
   const VOLATILE = /^(\d{8,}|[0-9a-f-]{16,})$/i;
+  /**
+   * @param {string | undefined} method
+   * @param {string | URL} url
+   */
   const endpointOf = (method, url) => {
     try {
       const u = new URL(url, location.href);
@@ -330,6 +412,7 @@
   // When an answer to a new endpoint last reached the page (a fetch resolved, its body was read, an XHR ended): the
   // page applies that data next, however long its text has held still (a slow scan, a loaded machine).
   let lastNewAnswer = -Infinity;
+  /** @param {string} endpoint */
   const track = (endpoint) => {
     const id = ++requestSeq;
     lastRequestStart = now();
@@ -346,13 +429,17 @@
   };
   // A fetch's body is read after its promise resolved (response.json()): until the read ends, the request is not
   // over for the page. Responses map to their request's entry.
+  /** @type {WeakMap<Response, Request>} */
   const bodies = new WeakMap();
   let pendingBodies = 0;
   // Start times of pending reads of new endpoints' bodies: young ones count as young requests (a body that never
   // ends, like a stream read whole, stops counting after youngMs, as a long poll does).
+  /** @type {Set<{ start: number }>} */
   const freshReads = new Set();
+  /** @type {readonly ('json' | 'text' | 'arrayBuffer' | 'blob' | 'formData' | 'bytes')[]} */
+  const BODY_READERS = ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes'];
   if (typeof Response === 'function') {
-    for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
+    for (const name of BODY_READERS) {
       if (typeof Response.prototype[name] !== 'function') continue;
       define(
         Response.prototype,
@@ -393,6 +480,7 @@
         apply(target, self, args) {
           const p = Reflect.apply(target, self, args);
           pendingReads++;
+          /** @param {ReadableStreamReadResult<unknown> | null} r */
           const settled = (r) => {
             pendingReads--;
             if (r && !r.done) lastChunk = now();
@@ -419,7 +507,7 @@
           }
           const done = track(endpoint);
           const p = Reflect.apply(target, self, args);
-          p.then((res) => {
+          p.then((/** @type {Response} */ res) => {
             done();
             if (res !== null && typeof res === 'object') bodies.set(res, done.entry);
           }, done);
@@ -429,6 +517,7 @@
     );
   }
   if (typeof XMLHttpRequest === 'function') {
+    /** @type {WeakMap<XMLHttpRequest, string>} */
     const endpoints = new WeakMap();
     define(
       XMLHttpRequest.prototype,
@@ -468,7 +557,12 @@
     }),
   );
   // A port's message listener is wrapped (see portHandler); removing it removes the wrapper.
+  /** @type {WeakMap<Function, Function>} */
   const listeners = new WeakMap();
+  /**
+   * @param {MessagePort} port
+   * @param {Function} fn
+   */
   function listenerFor(port, fn) {
     let w = listeners.get(fn);
     if (!w) listeners.set(fn, (w = portHandler(port, fn)));
@@ -486,6 +580,10 @@
   );
 
 
+  /**
+   * @param {number} t
+   * @param {string | null} sel
+   */
   function refreshReady(t, sel) {
     const j = readiness.judge(sel, shadowRoots);
     s.ready = document.readyState === 'loading' ? false : j.ready;
@@ -495,6 +593,11 @@
     s.readyFor = sel;
     s.dirty = false;
   }
+  /**
+   * @param {string | null} selector
+   * @param {number} youngMs
+   * @param {number} waitMs
+   */
   function look(selector, youngMs, waitMs) {
     if (!(waitMs > 0)) return probe(selector, youngMs);
     return new Promise((resolve) => {
@@ -515,6 +618,7 @@
   /**
    * ms until a <meta http-equiv="refresh"> sends the page elsewhere (the reader will see that page, not this one);
    * null when there is none, or it only reloads this page (a live score board).
+   * @param {number} t
    */
   function refreshDueIn(t) {
     const meta = document.querySelector('meta[http-equiv="refresh" i]');
@@ -530,9 +634,21 @@
     if (target.href.split('#')[0] === location.href.split('#')[0]) return null;
     // The refresh counts from when the document finished loading.
     const nav = performance.getEntriesByType('navigation')[0];
-    const loaded = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : t;
+    const loaded = isNavigation(nav) && nav.loadEventEnd > 0 ? nav.loadEventEnd : t;
     return Math.max(0, loaded + Number(m[1]) * 1000 - t);
   }
+  /**
+   * The document's navigation entry (every entry getEntriesByType('navigation') gives is one).
+   * @param {PerformanceEntry | undefined} entry
+   * @returns {entry is PerformanceNavigationTiming}
+   */
+  function isNavigation(entry) {
+    return entry !== undefined && entry.entryType === 'navigation';
+  }
+  /**
+   * @param {string | null} selector
+   * @param {number} youngMs
+   */
   function probe(selector, youngMs) {
     const t = now();
     if (s.dirty && t - s.measuredAt >= MEASURE_EVERY_MS) measure(t);
@@ -584,6 +700,7 @@
    * Scrolls down a screen at a time from `arg.from` (one rendering update each, so IntersectionObservers and
    * scroll handlers see every position), then back to the top. Resolves with the screens scrolled and the lowest
    * offset reached.
+   * @param {{ from?: number, budgetMs: number, maxSteps: number }} arg
    */
   async function scan(arg) {
     const end = now() + arg.budgetMs;
@@ -608,7 +725,11 @@
     return { steps, y: reached };
   }
 
-  /** Resolves true as soon as `selector` matches in this document (light DOM), false after timeoutMs. */
+  /**
+   * Resolves true as soon as `selector` matches in this document (light DOM), false after timeoutMs.
+   * @param {string} selector
+   * @param {number} timeoutMs
+   */
   function waitFor(selector, timeoutMs) {
     const match = () => {
       try {

@@ -1,9 +1,21 @@
+// @ts-check
+/// <reference lib="dom" />
 // Whether a page's content is there (page-scripts.ts passes the result of this function to activity.js): not an
 // empty app root, not only a spinner, skeleton or "Loading…" placeholder, not empty while scripts may fill it;
 // and whether what is there is thin (a heading, a menu, a cookie note: less than an article's first paragraphs),
 // in which case the page's pending timers are worth waiting for. Also the size of the page's text, whose growth
 // activity.js watches.
-(function trawlReadiness() {
+/** @typedef {{ ready: boolean, thin: boolean, shown: boolean }} Judgement */
+/**
+ * What this function returns, as activity.js gets it.
+ * @typedef {{ judge: (selector: string | null, shadowRoots: readonly ShadowRoot[]) => Judgement, textSize: (shadowRoots: readonly ShadowRoot[]) => number }} Readiness
+ */
+/**
+ * An element a selector matched: innerText is its rendered text when it is an HTML one (SVG and MathML elements
+ * have none, hence the `|| ''` wherever it is read).
+ * @typedef {Element & { innerText?: string }} Matched
+ */
+(/** @returns {Readiness} */ function trawlReadiness() {
   'use strict';
   const SHORT_MAIN_CHARS = 200;
   /** Less reader's text than this (after furniture) is thin: about the shortest article worth reading. */
@@ -17,7 +29,10 @@
     '[aria-busy="true"],[role="progressbar"],[class*="skeleton" i],[class*="spinner" i],[class*="loading" i],[class*="loader" i],[class*="shimmer" i],[class*="placeholder" i]';
   const PLACEHOLDER_TEXT =
     /^(loading|please wait|one moment|just a moment|fetching|chargement|cargando|carregando|caricamento|wird geladen|laden|загрузка|読み込み中|加载中|載入中)[\s.…!]*$/i;
-  /** Text in the body and in the shadow roots the page attached (activity.js keeps them). */
+  /**
+   * Text in the body and in the shadow roots the page attached (activity.js keeps them).
+   * @param {readonly ShadowRoot[]} shadowRoots
+   */
   function textSize(shadowRoots) {
     const body = document.body;
     if (!body) return 0;
@@ -26,25 +41,40 @@
     if (shadowRoots) for (const r of shadowRoots) n += r.textContent.length;
     return n;
   }
-  /** Text of shadow roots inside `root` (innerText leaves it out), collapsed. */
+  /**
+   * Text of shadow roots inside `root` (innerText leaves it out), collapsed.
+   * @param {Matched} root
+   * @param {readonly ShadowRoot[]} shadowRoots
+   */
   function shadowText(root, shadowRoots) {
     let t = '';
     for (const r of shadowRoots || []) if (r.host && r.host.isConnected && root.contains(r.host)) t += ' ' + r.textContent;
     return t.replace(/\s+/g, ' ').trim();
   }
+  /** @param {Element} el */
   const visible = (el) => {
     if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
+  /**
+   * @param {Matched} root
+   * @param {string} selector
+   * @returns {Matched[]}
+   */
   const topmost = (root, selector) =>
     Array.from(root.querySelectorAll(selector)).filter((el) => {
       const outer = el.parentElement && el.parentElement.closest(selector);
       return !outer || !root.contains(outer);
     });
-  /** The reader's text of `root` without site furniture (page level only) and without loading indicators. */
+  /**
+   * The reader's text of `root` without site furniture (page level only) and without loading indicators.
+   * @param {Matched} root
+   * @param {boolean} pageLevel
+   */
   function mainText(root, pageLevel) {
     let text = root.innerText || '';
+    /** @param {Matched} el */
     const cut = (el) => {
       const t = el.innerText || '';
       if (t) text = text.replace(t, ' ');
@@ -53,6 +83,7 @@
     topmost(root, INDICATORS).slice(0, 50).forEach(cut);
     return text.replace(/\s+/g, ' ').trim();
   }
+  /** @param {Matched} root */
   function indicatorShown(root) {
     let n = 0;
     for (const el of root.querySelectorAll(INDICATORS)) {
@@ -66,6 +97,9 @@
    * Whether the main content (or, with a selector, the element it names) is there: not an empty app root, not
    * only a spinner, skeleton or "Loading…" placeholder, not empty while the page has scripts to fill it; whether
    * it is thin; and whether a reader sees any of it yet (`shown`: false for an empty page, even a finished one).
+   * @param {string | null} selector
+   * @param {readonly ShadowRoot[]} shadowRoots
+   * @returns {Judgement}
    */
   function judge(selector, shadowRoots) {
     let root = null;

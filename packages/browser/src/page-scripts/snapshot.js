@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="dom" />
 // Runs inside one frame: optionally scrolls a virtualized list and collects its rows, then serializes the
 // frame's DOM as HTML. Kept as plain text (read by page-scripts.ts) so that no transpiler output reaches the page.
 //
@@ -9,7 +11,13 @@
 //   virtualScroll: { selector, count, budgetMs } | null
 // }
 // returns { html: string, virtualScroll: { found, scrolls, rows } | null }
-(async function trawlSnapshot(arg) {
+/**
+ * The argument as the page gets it: page-scripts.ts's SnapshotArg, its frames resolved to elements.
+ * @typedef {Omit<import('../page-scripts.ts').SnapshotArg, 'frames'> & { frames: (Element | null)[] }} Arg
+ * @typedef {NonNullable<Arg['virtualScroll']>} VirtualScrollConfig
+ * @typedef {import('../page-scripts.ts').SnapshotResult} Result
+ */
+(/** @param {Arg} arg @returns {Promise<Result>} */ async function trawlSnapshot(arg) {
   'use strict';
   const HTML_NS = 'http://www.w3.org/1999/xhtml';
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
@@ -21,22 +29,28 @@
   // Row identity, in order of preference: an attribute every row of the first window carries. Index-like ones
   // (the first five) also give the order.
   const KEY_ATTRS = ['aria-rowindex', 'aria-posinset', 'data-index', 'data-row-index', 'data-item-index', 'data-key', 'data-row-key', 'data-id', 'id'];
+  /** @type {ReadonlySet<string | null | undefined>} */
   const INDEX_ATTRS = new Set(KEY_ATTRS.slice(0, 5));
 
-  const closedRoots = arg.shadowKey && typeof window[arg.shadowKey] === 'function' ? window[arg.shadowKey]() : null;
+  /** @type {WeakMap<Element, ShadowRoot> | null} The map of shadow-capture.js, when it ran in this frame. */
+  const closedRoots = arg.shadowKey && typeof Reflect.get(window, arg.shadowKey) === 'function' ? Reflect.get(window, arg.shadowKey)() : null;
   const flatten = arg.shadowKey !== null;
+  /** @type {Map<Element, number>} */
   const frameIndex = new Map();
   arg.frames.forEach((el, i) => {
     if (el) frameIndex.set(el, i);
   });
   const base = document.baseURI;
 
+  /** @param {string} s */
   function escText(s) {
     return s.replace(/[&<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
   }
+  /** @param {string} s */
   function escAttr(s) {
     return s.replace(/[&"<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
   }
+  /** @param {string} value */
   function absolute(value) {
     const v = value.trim();
     if (v === '' || v.startsWith('#')) return value;
@@ -46,6 +60,7 @@
       return value;
     }
   }
+  /** @param {string} value */
   function absoluteSrcset(value) {
     return value
       .split(',')
@@ -56,6 +71,7 @@
       })
       .join(', ');
   }
+  /** @param {Element} el */
   function attrs(el) {
     let out = '';
     for (const a of Array.from(el.attributes)) {
@@ -68,32 +84,71 @@
     }
     return out;
   }
+  /** @param {Element} el */
   function shadowOf(el) {
     if (!flatten) return null;
     return el.shadowRoot || (closedRoots && closedRoots.get(el)) || null;
   }
 
-  let rowsOverride = null; // { parent: Element, html: string[] } once a virtual scroll ran
+  // Set once a virtual scroll ran: the rows, and the element holding them (null: the list left the page). A
+  // property, not a variable, so the type checker sees that virtualScroll() may have set it.
+  const scrolled = {
+    /** @type {{ parent: Element | null, html: string[] } | null} */
+    rows: null,
+  };
 
+  /**
+   * Text or CDATA.
+   * @param {Node} node
+   * @returns {node is CharacterData}
+   */
+  const isText = (node) => node.nodeType === 3 || node.nodeType === 4;
+  /**
+   * @param {Node} node
+   * @returns {node is Element}
+   */
+  const isElement = (node) => node.nodeType === 1;
+  /**
+   * @param {Element} el
+   * @returns {el is HTMLSlotElement}
+   */
+  const isHtmlSlot = (el) => el.namespaceURI === HTML_NS && el.localName === 'slot';
+
+  /**
+   * @param {Element} parent
+   * @param {string[]} out
+   */
   function writeChildren(parent, out) {
     const root = parent.nodeType === 1 ? shadowOf(parent) : null;
     for (const child of Array.from((root || parent).childNodes)) writeNode(child, out);
   }
+  /**
+   * @param {Node} node
+   * @param {string[]} out
+   */
   function writeNode(node, out) {
-    if (node.nodeType === 3 || node.nodeType === 4) out.push(escText(node.data));
-    else if (node.nodeType === 1) writeElement(node, out);
+    if (isText(node)) out.push(escText(node.data));
+    else if (isElement(node)) writeElement(node, out);
     // Comments, processing instructions and doctypes inside the tree are dropped: our placeholders are the only comments.
   }
+  /**
+   * @param {HTMLSlotElement} slot
+   * @param {string[]} out
+   */
   function writeSlot(slot, out) {
     // A slot renders what is assigned to it, else its own fallback content; nested slots resolve the same way.
     const assigned = slot.assignedNodes();
     for (const n of assigned.length > 0 ? assigned : Array.from(slot.childNodes)) writeNode(n, out);
   }
+  /**
+   * @param {Element} el
+   * @param {string[]} out
+   */
   function writeElement(el, out) {
     const tag = el.localName;
     const html = el.namespaceURI === HTML_NS;
     if (html && DROP.has(tag)) return;
-    if (html && flatten && tag === 'slot') return writeSlot(el, out);
+    if (flatten && isHtmlSlot(el)) return writeSlot(el, out);
     if (html && (tag === 'iframe' || tag === 'frame') && frameIndex.has(el)) {
       out.push(`<!--${arg.placeholder}${frameIndex.get(el)}-->`);
       return;
@@ -101,24 +156,31 @@
     const name = html && AS_PRE.has(tag) ? 'pre' : tag;
     out.push(`<${name}${attrs(el)}>`);
     if (html && VOID.has(tag)) return;
-    if (rowsOverride && el === rowsOverride.parent) out.push(rowsOverride.html.join(''));
+    if (scrolled.rows && el === scrolled.rows.parent) out.push(scrolled.rows.html.join(''));
     else writeChildren(el, out);
     out.push(`</${name}>`);
   }
+  /** @param {Element} el */
   function serialize(el) {
+    /** @type {string[]} */
     const out = [];
     writeElement(el, out);
     return out.join('');
   }
 
   // ---- virtual scroll -------------------------------------------------------------------------------------
+  /** @param {Element} el */
   function isRow(el) {
     if (el.namespaceURI === HTML_NS && DROP.has(el.localName)) return false;
     // Spacers that give the list its height are empty boxes; they are not rows.
     return el.textContent.trim() !== '' || el.querySelector('img,svg,video,picture,canvas,iframe,input') !== null;
   }
-  /** The element holding the rows: the shallowest one with at least half as many children as the busiest. */
+  /**
+   * The element holding the rows: the shallowest one with at least half as many children as the busiest.
+   * @param {Element} container
+   */
   function rowParentOf(container) {
+    /** @type {Element[][]} */
     const levels = [];
     let frontier = [container];
     for (let depth = 0; depth < 6 && frontier.length > 0 && frontier.length < 2000; depth++) {
@@ -131,6 +193,7 @@
     for (const level of levels) for (const e of level) if (e.childElementCount >= enough) return e;
     return container;
   }
+  /** @param {number} ms */
   function sleep(ms) {
     return new Promise((r) => setTimeout(r, ms));
   }
@@ -142,6 +205,10 @@
    * its repaint loses the rows it was about to show. Those 500 ms count from the second frame too: a debounce timer
    * starts when the scroll event is delivered, and under load that frame itself comes late. Resolves whether the
    * list changed.
+   * @param {Node} target
+   * @param {number} deadline
+   * @param {boolean} expectChange
+   * @returns {Promise<boolean>}
    */
   function settle(target, deadline, expectChange) {
     return new Promise((resolve) => {
@@ -174,6 +241,7 @@
     });
   }
 
+  /** @param {VirtualScrollConfig} cfg */
   async function virtualScroll(cfg) {
     const deadline = Date.now() + cfg.budgetMs;
     let container = null;
@@ -185,7 +253,9 @@
     if (!container) return { found: false, scrolls: 0, rows: 0 };
     const doc = container === document.documentElement || container === document.body || container === document.scrollingElement;
     const scroller = doc ? document.scrollingElement || document.documentElement : container;
+    /** @type {Map<string, { html: string, top: number, left: number, index: number | null, seq: number }>} */
     const rows = new Map();
+    /** @type {string | null | undefined} Undefined until the first window shows which attribute, if any, keys the rows. */
     let keyAttr;
     let seq = 0;
     let parent = container;
@@ -237,12 +307,13 @@
       a.index !== null && b.index !== null ? a.index - b.index || a.seq - b.seq : a.top - b.top || a.left - b.left || a.seq - b.seq,
     );
     const parentNow = container.isConnected ? rowParentOf(container) : null;
-    rowsOverride = { parent: parentNow, html: ordered.map((r) => r.html) };
+    scrolled.rows = { parent: parentNow, html: ordered.map((r) => r.html) };
     return { found: true, scrolls, rows: ordered.length };
   }
 
   // ---- main ------------------------------------------------------------------------------------------------
   const vs = arg.virtualScroll ? await virtualScroll(arg.virtualScroll) : null;
+  /** @type {string[]} */
   const out = [];
   const root = document.documentElement;
   if (arg.bodyOnly) {
@@ -253,9 +324,9 @@
     if (root) writeElement(root, out);
   }
   let html = out.join('');
-  if (rowsOverride && rowsOverride.parent === null && rowsOverride.html.length > 0) {
+  if (scrolled.rows && scrolled.rows.parent === null && scrolled.rows.html.length > 0) {
     // The list left the page after scrolling: its rows are kept, at the end of the body.
-    const rowsHtml = `<div data-trawl-virtual-rows="">${rowsOverride.html.join('')}</div>`;
+    const rowsHtml = `<div data-trawl-virtual-rows="">${scrolled.rows.html.join('')}</div>`;
     html = html.includes('</body>') ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${rowsHtml}</body>`) : html + rowsHtml;
   }
   return { html, virtualScroll: vs };

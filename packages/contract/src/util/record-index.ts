@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * Newest-first indexes of records (crawls, trends jobs) for the operator's listings. An index key is the record's
  * creation time (epoch ms, fixed width) then its id, so keys sort like the records and a key alone is a cursor
- * position. The Redis twin of MemoryRecordIndex is `@trawl/redis` RedisRecordIndex (same key format).
+ * position. The indexes themselves live with their backends: `@trawl/kv` KvRecordIndex and `@trawl/redis`
+ * RedisRecordIndex (same key format).
  */
 const KEY = /^(\d{15}):([A-Za-z0-9_-]{1,200})$/;
 
@@ -104,51 +105,4 @@ export async function filteredPage<T>(opts: {
     if (batch.length < want) return { items, next_cursor: null };
   }
   return { items, next_cursor: after === undefined ? null : encodeListCursor(after) };
-}
-
-/**
- * The in-process index of embedded mode: every record with its key, team and forget time. The store owning the
- * records removes an entry when it forgets its record; `due` tells it which to forget.
- */
-export class MemoryRecordIndex {
-  private readonly entries = new Map<string, { key: string; team: string; expiresAt: number | null }>();
-
-  add(id: string, createdAt: string, team: string): void {
-    this.entries.set(id, { key: indexKey(createdAt, id), team, expiresAt: null });
-  }
-  expireAt(id: string, at: number): void {
-    const e = this.entries.get(id);
-    if (e) e.expiresAt = at;
-  }
-  expiresAt(id: string): number | null {
-    return this.entries.get(id)?.expiresAt ?? null;
-  }
-  remove(id: string): void {
-    this.entries.delete(id);
-  }
-  /** Ids whose forget time has come. */
-  due(now: number): string[] {
-    const out: string[] = [];
-    for (const [id, e] of this.entries) if (e.expiresAt !== null && e.expiresAt <= now) out.push(id);
-    return out;
-  }
-  page(q: { team_id?: string; after?: string; limit: number }, now: number): IndexEntry[] {
-    const out: IndexEntry[] = [];
-    for (const [id, e] of this.entries) {
-      if (q.team_id !== undefined && e.team !== q.team_id) continue;
-      if (e.expiresAt !== null && e.expiresAt <= now) continue;
-      if (q.after !== undefined && e.key >= q.after) continue;
-      out.push({ key: e.key, id });
-    }
-    return out.sort((a, b) => (a.key < b.key ? 1 : -1)).slice(0, q.limit);
-  }
-  /** Records with a forget time still ahead, soonest first (the older record first on a tie, as in Redis). */
-  expiring(limit: number, now: number): ExpiringEntry[] {
-    const due: { key: string; entry: ExpiringEntry }[] = [];
-    for (const [id, e] of this.entries) {
-      if (e.expiresAt !== null && e.expiresAt > now) due.push({ key: e.key, entry: { id, team_id: e.team, expires_at: e.expiresAt } });
-    }
-    due.sort((a, b) => a.entry.expires_at - b.entry.expires_at || (a.key < b.key ? -1 : 1));
-    return due.slice(0, limit).map((d) => d.entry);
-  }
 }

@@ -1,4 +1,5 @@
-import { LruMap, type Log } from '@trawl/contract';
+import type { Log } from '@trawl/contract';
+import { LruMap } from '@trawl/lru';
 import type { CrawlStore } from '@trawl/frontier';
 import { recordWebhookAttempt } from '@trawl/metrics';
 import { nextAttemptAt, type ClaimedDelivery, type RetryPolicy, type SendResult, type WebhookOutbox, type WebhookRequestOut } from '@trawl/webhooks';

@@ -1,4 +1,4 @@
-import { LruMap } from '@trawl/contract';
+import { LruMap } from '@trawl/lru';
 import { schemaKey } from '@trawl/extraction';
 import { compilePathFilter, compileScope, type CrawlPlan, type CrawlStore, type PathFilter, type ScopeRule } from '@trawl/frontier';
 

@@ -5,7 +5,7 @@ import type { HostScheduler } from './host-scheduler.ts';
 import type { WorkerSettings } from './settings.ts';
 
 // The only file that imports @crawlee/* (packages/crawler/test/crawlee-boundary.test.ts checks it): a Crawlee
-// upgrade is read and tested here, against crawlee-adapter.test.ts, and nowhere else.
+// upgrade is read and tested here, against crawlee-adapter.test.ts (and .e2e.test.ts: run()), and nowhere else.
 
 // Crawlee's own logging would print per-request noise (and URLs) to stdout; ours is the job record.
 log.setLevel(LogLevel.ERROR);
@@ -121,7 +121,8 @@ export class SchedulerRequestManager implements IRequestManager {
 /**
  * BasicCrawler 3.18.1 documents a `requestManager` option but its exact-shape option check rejects it. Set the
  * two fields its constructor would set from that option; run() then uses our manager as is. Relies on private
- * fields: crawlee-adapter.test.ts fails if an upgrade renames them or stops run() from using them.
+ * fields: crawlee-adapter.test.ts fails if an upgrade renames them, crawlee-adapter.e2e.test.ts if run() stops
+ * using them.
  */
 export function attachRequestManager(crawler: BasicCrawler, manager: IRequestManager): void {
   Object.assign(crawler, { requestManager: manager, requestQueue: manager });

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { LruMap } from '@trawl/contract';
+import { LruMap } from '@trawl/lru';
 import { isStoreUnavailable, type ShardDirectory } from '@trawl/frontier';
 import type { LightFetcher } from '@trawl/scrape';
 

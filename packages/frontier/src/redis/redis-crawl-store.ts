@@ -1,8 +1,10 @@
-import { expiringEntries, indexEntries, indexKey, LruMap, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
+import { expiringEntries, indexEntries, indexKey, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
+import { LruMap } from '@trawl/lru';
 import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
 import { reasonCounters } from '../crawl-counters.ts';
 import { leaseTokenPrefix } from '../lease-token.ts';
 import {
+  BUDGET_WAIT_MS,
   TERMINAL_STATUSES,
   type CompleteResult,
   type CrawlPlan,
@@ -200,7 +202,7 @@ export class RedisCrawlStore implements CrawlStore {
         let out: (number | string)[];
         try {
           const now = Math.max(...batch.map((p) => p.now));
-          const args: string[] = [c.base, iso(now), String(now + 60_000), this.billing.get(crawlId) ?? ''];
+          const args: string[] = [c.base, iso(now), String(now + BUDGET_WAIT_MS), this.billing.get(crawlId) ?? ''];
           for (const p of batch) {
             const { result, links } = p;
             args.push(this.members.get(p.lease.token) ?? member(p.lease), result.kind, result.kind === 'delivered' ? result.item : result.reason, String(links.length));

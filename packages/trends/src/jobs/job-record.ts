@@ -25,7 +25,7 @@ export function newJobRecord(input: { team_id: string; request: TrendsGrain }, n
   };
 }
 
-/** The job as a claim takes it (memory and disk; the claim script writes the same fields). */
+/** The job as a claim takes it (the Kv store; the claim script writes the same fields). */
 export function takenJobRecord(job: TrendsJobRecord, owner: string, now: number, leaseMs: number): TrendsJobRecord {
   return {
     ...job,

@@ -4,7 +4,7 @@ import { artifactUrl } from '@trawl/runs';
 /**
  * Examples of Fetch, Browser scrape and runs for the OpenAPI document: a real answer of `POST /v1/fetch` on a page of
  * the bundled demo site (apps/demo-site, `npm run demo-site`), its host renamed to a public-looking one. Typed by
- * the contract, so a change of shape is a compile error here; apps/gateway/test/openapi-examples.test.ts checks each
+ * the contract, so a change of shape is a compile error here; apps/gateway/test/openapi-examples.e2e.test.ts checks each
  * against the document's own schemas.
  */
 export const EXAMPLE_SITE = 'https://tidewater.example';

@@ -9,6 +9,7 @@
 -- Returns per completion, in order, a code, seq (-1 if none), finished (0|1), k, then k new hosts:
 --   code 1 accepted; 0 lease lost or crawl ended (a held lease of an ended crawl counts as dropped);
 --   -1 enforce mode and no prepaid credit: nothing recorded, lease kept.
+--- @include "includes/crawl-status"
 local done = {}
 local urls = {}
 local i = 5
@@ -163,7 +164,7 @@ end
 local m = redis.call('HMGET', KEYS[1], 'status', 'billing', 'max_pages', 'admitted', 'open', 'budget')
 local status = m[1]
 if not status then return refuse(0) end
-if status ~= 'queued' and status ~= 'running' and status ~= 'paused' then
+if not crawlIsLive(status) then
   local dropped = 0
   for a = 1, #members, SLICE do dropped = dropped + redis.call('ZREM', KEYS[2], unpack(members, a, math.min(a + SLICE - 1, #members))) end
   if dropped > 0 then redis.call('HINCRBY', KEYS[1], 'dropped', dropped) end

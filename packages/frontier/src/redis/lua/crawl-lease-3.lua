@@ -7,10 +7,11 @@
 -- else 0; no members unless the crawl is queued or running.
 -- The queue is popped before the status is read: an empty queue (a host asking again for work, an ended crawl,
 -- whose queues are gone) answers after one command; what a paused crawl's queue gave is pushed back in order.
+--- @include "includes/crawl-status"
 local popped = redis.call('LPOP', KEYS[3], ARGV[2])
 if not popped then return {0} end
 local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'queued' and status ~= 'running' then
+if not crawlIsLeasing(status) then
   local back = {}
   for i = #popped, 1, -1 do back[#back + 1] = popped[i] end
   redis.call('LPUSH', KEYS[3], unpack(back))

@@ -5,9 +5,10 @@
 -- Returns 1 requeued, 0 the lease was not held or the crawl has ended. A retry goes to the back and is counted;
 -- a release to the front. A lease handed back after the crawl ended counts as dropped and is not queued again
 -- (the terminal transition already dropped the queues; a late requeue would leave queued work for ever).
+--- @include "includes/crawl-status"
 if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
 local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'queued' and status ~= 'running' and status ~= 'paused' then
+if not crawlIsLive(status) then
   redis.call('HINCRBY', KEYS[1], 'dropped', 1)
   return 0
 end

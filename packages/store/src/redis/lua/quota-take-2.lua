@@ -1,5 +1,5 @@
 -- One quota decision for a (team, resource, month): the team's limit, the check and the count in one atomic step.
--- The same rule as src/quota-rule.ts (the memory backend); the conformance suite pins both.
+-- The same rule as src/quota-rule.ts (the Kv backend); the conformance suite pins both.
 -- KEYS[1]  the team's limits hash: field = resource, value = monthly limit (absent = unlimited)
 -- KEYS[2]  the team's usage hash of the month: field = resource, value = units counted
 -- ARGV[1]  resource

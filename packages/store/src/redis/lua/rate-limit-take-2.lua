@@ -1,6 +1,6 @@
 -- One rate-limit decision for a (team, route class): the team's override or the default, the sliding window of
 -- one-second slots (the current second and the 60 before it) and the count, in one atomic step. The same algorithm
--- as src/rate-limit-window.ts (the memory backend); the conformance suite pins both.
+-- as src/rate-limit-window.ts (the Kv backend); the conformance suite pins both.
 -- KEYS[1]  window hash of the (team, class): field = slot second (integer string), value = requests counted in it
 -- KEYS[2]  the team's overrides hash: field = route class, value = requests per minute (0 = unlimited)
 -- ARGV[1]  route class

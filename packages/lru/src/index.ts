@@ -1,0 +1,1 @@
+export { LruMap } from './lru-map.ts';
