@@ -62,7 +62,12 @@ function expectProvenance(items: CrawlItem[]) {
   }
 }
 
-async function expectExactCap(gw: TestGateway, env: CrawlEnv) {
+/**
+ * `workers`: with several, a page may be fetched twice, never delivered twice: a lease that lapsed under load, or a
+ * shard handed to a worker that just joined, gives the page to another worker (seen once in a full CI run, two
+ * hosts' first pages). Nothing beyond the cap is requested either way.
+ */
+async function expectExactCap(gw: TestGateway, env: CrawlEnv, workers = 1) {
   const logFrom = site.mark();
   const created = await startCrawl(gw, { urls: [site.url(HOSTS[0])], scope: 'same_domain', max_depth: 10, max_pages: CAP });
   const done = await waitForCrawl(gw, created.id, { context: () => workerLogs(env) });
@@ -77,7 +82,7 @@ async function expectExactCap(gw: TestGateway, env: CrawlEnv) {
   expectProvenance(items);
   // Fetched pages are exactly the delivered ones: nothing beyond the cap was even requested.
   const asked = site.requests({ since: logFrom }).map((r) => r.url);
-  expect(sorted(asked)).toEqual(sorted(urls));
+  expect(sorted(workers === 1 ? asked : [...new Set(asked)])).toEqual(sorted(urls));
   return done;
 }
 
@@ -99,7 +104,7 @@ describe.each(MODES)('crawl caps (%s)', (mode) => {
       // Three worker actors in one process, sharing the in-memory frontier.
       const gw = await env.extraGateway({ TRAWL_WORKERS: '3' });
       expect(gw.workers).toHaveLength(3);
-      await expectExactCap(gw, env);
+      await expectExactCap(gw, env, 3);
     } else {
       await env.addWorkers(2);
       expect(env.workers.filter((w) => !w.exited())).toHaveLength(3);
@@ -117,7 +122,7 @@ describe.each(MODES)('crawl caps (%s)', (mode) => {
         }
       })();
       try {
-        await expectExactCap(env.gw, env);
+        await expectExactCap(env.gw, env, 3);
       } finally {
         watching = false;
         await watch;
