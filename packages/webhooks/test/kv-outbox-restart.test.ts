@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { openKv } from '@trawl/kv';
+import { openKv, openMemoryKv } from '@trawl/kv';
 import { KvWebhookOutbox, eventId } from '../src/index.ts';
 
 it('embedded mode: a process killed mid-delivery loses nothing; after a restart the event is claimed again, same id', async () => {
@@ -31,4 +31,21 @@ it('embedded mode: a process killed mid-delivery loses nothing; after a restart 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it('an ended stream forgets its delivery log without rewriting it: the sweep deletes every record once the stream is due', async () => {
+  let t = Date.now();
+  const kv = openMemoryKv({ now: () => t });
+  const o = new KvWebhookOutbox(kv);
+  await o.open('crawl_l', { url: 'http://hooks.test/', events: ['crawl.page'], secret: 's'.repeat(16), payload: 'thin' });
+  const entries = Array.from({ length: 5 }, (_, seq) => ({ id: eventId('crawl_l', 'crawl.page', seq), type: 'crawl.page' as const, seq, created_at: new Date(t).toISOString() }));
+  await o.advance('crawl_l', { cursor: 0, started: false }, { cursor: 5, started: false, ended: true }, entries, t, 1_000);
+  const logKeys = () => kv.transact((tx) => [...tx.range({ prefix: 'w:l:crawl_l:' })].length);
+  expect(logKeys()).toBe(5);
+  // No record carries an expiry of its own: the log goes with its prefix.
+  expect(kv.transact((tx) => [...tx.range({ prefix: 'w:l:crawl_l:' })].map((e) => tx.expiresAt(e.key)))).toEqual([null, null, null, null, null]);
+  t += 1_000;
+  expect(await o.deliveryLog('crawl_l', 0, 10)).toBeNull();
+  kv.sweepExpired(1_000);
+  expect(logKeys()).toBe(0);
 });

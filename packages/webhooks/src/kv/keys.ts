@@ -19,8 +19,11 @@ export class KvOutboxKeys {
     return `${this.ns}o:${crawlId}`;
   }
   /** A crawl's delivery log: one record per event, by queueing position. */
+  log(crawlId: string) {
+    return `${this.ns}l:${crawlId}:`;
+  }
   logAt(crawlId: string, pos: number) {
-    return `${this.ns}l:${crawlId}:${pad(pos)}`;
+    return `${this.log(crawlId)}${pad(pos)}`;
   }
   delivery(id: string) {
     return `${this.ns}d:${id}`;

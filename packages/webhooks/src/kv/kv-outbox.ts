@@ -80,8 +80,8 @@ export class KvWebhookOutbox implements WebhookOutbox {
       tx.put(key, s, next.ended ? { expiresAt: now + keepMs } : undefined);
       if (next.ended) {
         tx.del(this.k.openStream(crawlId));
-        // The log is forgotten with the stream.
-        for (let pos = 0; pos < s.stats.events; pos++) tx.expire(this.k.logAt(crawlId, pos), now + keepMs);
+        // The log is forgotten with the stream (its reads go through the stream), none of its records rewritten.
+        tx.expirePrefix(this.k.log(crawlId), now + keepMs);
       }
       return true;
     });
