@@ -157,6 +157,8 @@ export function openKv(opts: KvOptions): Kv {
       return true;
     },
     expirePrefix(prefix, at) {
+      // The empty prefix is every key: a slip, never a crawl's or a stream's keys.
+      if (prefix === '') throw new Error('kv expirePrefix: empty prefix');
       checkKey(prefix);
       const atKey = enc(PREFIX_AT + prefix);
       const old = db.get(atKey);

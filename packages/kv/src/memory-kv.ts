@@ -152,6 +152,8 @@ export function openMemoryKv(opts: MemoryKvOptions = {}): Kv {
       return true;
     },
     expirePrefix(prefix, at) {
+      // The empty prefix is every key: a slip, never a crawl's or a stream's keys.
+      if (prefix === '') throw new Error('kv expirePrefix: empty prefix');
       checkKey(prefix);
       const old = prefixAt.get(prefix);
       if (old !== undefined) mark(prefixes, timed(old, prefix), false);

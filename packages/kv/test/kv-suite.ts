@@ -247,6 +247,9 @@ export function kvSuite(name: string, open: OpenKv): void {
       expect(() => kv.transact((tx) => tx.put('x'.repeat(1001), 1))).toThrow(/longer/);
       expect(() => kv.transact((tx) => tx.put('\u0000x', 1))).toThrow(/NUL/);
       expect(() => kv.transact((tx) => tx.put('é'.repeat(501), 1))).toThrow(/longer/);
+      // An empty prefix would schedule the whole store, reserved indexes included, for deletion.
+      expect(() => kv.transact((tx) => tx.expirePrefix('', Date.now()))).toThrow(/empty prefix/);
+      expect(() => kv.transact((tx) => tx.expirePrefix('\u0000exp', Date.now()))).toThrow(/NUL/);
     });
 
     it('once closed, refuses transactions and sweeps', async () => {
