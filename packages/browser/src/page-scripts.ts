@@ -29,7 +29,11 @@ export interface SnapshotArg {
 export interface SnapshotResult {
   html: string;
   virtualScroll: { found: boolean; scrolls: number; rows: number } | null;
+  /** document.readyState when the document was read. */
+  readyState: ReadyState;
 }
+
+export type ReadyState = 'loading' | 'interactive' | 'complete';
 
 const ACTIVITY: PageScript = load('activity.js');
 const CONTENT_READY: PageScript = load('content-ready.js');

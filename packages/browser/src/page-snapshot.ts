@@ -1,6 +1,6 @@
 import { MAX_FRAME_DEPTH, MAX_INLINED_FRAMES } from './browser-defaults.ts';
 import type { DriverFrame, DriverHandle, DriverSession } from './driver.ts';
-import { SNAPSHOT_SCRIPT, type SnapshotArg, type SnapshotResult } from './page-scripts.ts';
+import { SNAPSHOT_SCRIPT, type ReadyState, type SnapshotArg, type SnapshotResult } from './page-scripts.ts';
 
 export interface SnapshotOptions {
   /** Closed-root map name (shadow-capture.js) when flatten_shadow_dom is on; null otherwise. */
@@ -17,6 +17,8 @@ export interface Snapshot {
   html: string;
   virtualScroll: SnapshotResult['virtualScroll'];
   iframesInlined: number;
+  /** The top document's readyState when it was read. */
+  readyState: ReadyState;
 }
 
 interface FrameNode {
@@ -38,6 +40,7 @@ export async function snapshotPage(session: DriverSession, opts: SnapshotOptions
 
   const results = new Map<FrameNode, string>();
   let virtualScroll: Snapshot['virtualScroll'] = null;
+  let readyState: ReadyState = 'complete';
   const jobs: Promise<void>[] = [];
   const visit = (node: FrameNode, isMain: boolean) => {
     const arg: SnapshotArg = {
@@ -59,7 +62,10 @@ export async function snapshotPage(session: DriverSession, opts: SnapshotOptions
         try {
           const r = await node.frame.evaluate<SnapshotResult>(SNAPSHOT_SCRIPT, arg);
           results.set(node, r.html);
-          if (isMain) virtualScroll = r.virtualScroll;
+          if (isMain) {
+            virtualScroll = r.virtualScroll;
+            readyState = r.readyState;
+          }
         } catch (err) {
           // A child frame that navigated or went away mid-snapshot is left out; the page itself must succeed.
           if (isMain) throw err;
@@ -80,7 +86,7 @@ export async function snapshotPage(session: DriverSession, opts: SnapshotOptions
       inlined++;
       return `<div data-trawl-iframe="">${assemble(child)}</div>`;
     });
-  return { html: assemble(tree), virtualScroll, iframesInlined: inlined };
+  return { html: assemble(tree), virtualScroll, iframesInlined: inlined, readyState };
 }
 
 async function frameTree(frame: DriverFrame, depth: number, budget: { frames: number }): Promise<FrameNode> {

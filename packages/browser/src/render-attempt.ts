@@ -133,6 +133,8 @@ export async function renderAttempt(browser: DriverBrowser, req: RenderRequest, 
     stage = controls.virtual_scroll ? 'virtual_scroll' : 'serialize';
     const snapshot = await pageSnapshot(opened, { controls, shadowKey, nonce, end: req.deadline - reserve / 2 }, () => live.deadlineHit || live.crashed);
     stage = 'serialize';
+    // The settle may have had no answer from the page before its bound (a busy machine): the document read says.
+    if (snapshot.readyState !== 'complete' && !soft.includes(LOAD_TIMEOUT)) soft.push(LOAD_TIMEOUT);
     if (controls.process_iframes) report.iframes_inlined = snapshot.iframesInlined;
     if (snapshot.virtualScroll) {
       const { found, scrolls, rows } = snapshot.virtualScroll;

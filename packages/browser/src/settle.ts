@@ -63,13 +63,24 @@ export async function settlePage(session: DriverSession, net: NetworkActivity, o
     nothingShown: last !== null && last.readyState === 'loading' && !last.shown,
     scanned,
   });
+  let answered = false;
+  const atBound = async (): Promise<SettleResult> => {
+    // No look answered in time (a busy machine, a slow first evaluate): one more, briefly, so a stalled document
+    // is still told from a finished one. The grace comes out of the snapshot's reserve.
+    if (!answered) {
+      const probe = await beforeDeadline(look(session, opts, 0).catch(() => null), Date.now() + FINAL_LOOK_GRACE_MS);
+      if (probe !== PAST_DEADLINE && probe !== NAVIGATING) last = probe;
+    }
+    return done('bound');
+  };
   for (;;) {
-    if (Date.now() >= boundAt()) return done('bound');
+    if (Date.now() >= boundAt()) return atBound();
     const probe = await beforeDeadline(look(session, opts, Math.max(0, Math.min(waitMs, boundAt() - Date.now() - LOOK_MARGIN_MS))), boundAt());
     waitMs = 0;
-    if (probe === PAST_DEADLINE) return done('bound');
+    if (probe === PAST_DEADLINE) return atBound();
     if (probe !== NAVIGATING) {
       last = probe;
+      answered = probe !== null;
       if (parsedAt === null && (probe === null || probe.readyState !== 'loading')) parsedAt = Date.now();
       const frames = opts.frames && probe !== null ? await childProbes(session, opts, policy.youngRequestMs) : undefined;
       const input = { probe, net: net.state(policy.youngRequestMs), sinceScan: Date.now() - scanEnd, untilBoundMs: boundAt() - Date.now(), frames };
@@ -129,6 +140,9 @@ async function childProbes(session: DriverSession, opts: SettleOptions, youngMs:
     ),
   );
 }
+
+/** How long the last look at the bound may take when no earlier look answered (render-attempt reserves ≥ 300 ms). */
+const FINAL_LOOK_GRACE_MS = 200;
 
 /** A look's in-page wait ends this long before the bound, so its answer still counts. */
 const LOOK_MARGIN_MS = 5;

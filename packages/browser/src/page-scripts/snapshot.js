@@ -329,5 +329,5 @@
     const rowsHtml = `<div data-trawl-virtual-rows="">${scrolled.rows.html.join('')}</div>`;
     html = html.includes('</body>') ? html.replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${rowsHtml}</body>`) : html + rowsHtml;
   }
-  return { html, virtualScroll: vs };
+  return { html, virtualScroll: vs, readyState: document.readyState };
 })
