@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { BUNDLES, buildBundles, stale } from '../scripts/build.mjs';
 
 /**
- * `npm run cluster -- --workers N`: Redis (started here unless REDIS_URL is given), one gateway and N worker
+ * `npm run cluster -- --workers N`: Redis (started here unless REDIS_URL or REDIS_CLUSTER_NODES is given), one gateway and N worker
  * processes on this machine. Ctrl-C stops them all. For several machines see cluster/README.md.
  */
 const { values } = parseArgs({
@@ -58,8 +58,10 @@ async function stopAll(): Promise<void> {
 }
 
 let redisUrl = process.env.REDIS_URL;
+// A Redis Cluster given by its nodes is used as it is (README "Redis Cluster").
+const clusterNodes = process.env.REDIS_CLUSTER_NODES;
 let redisDir: string | null = null;
-if (!redisUrl) {
+if (!redisUrl && !clusterNodes) {
   const port = await freePort();
   redisDir = mkdtempSync(join(tmpdir(), 'trawl-cluster-redis-'));
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], {
@@ -75,7 +77,7 @@ if (!redisUrl) {
   process.stdout.write(`cluster: redis-server on ${redisUrl}\n`);
 }
 const key = process.env.TRAWL_BOOTSTRAP_KEY ?? `trawl_dev_${randomBytes(18).toString('base64url')}`;
-const common = { REDIS_URL: redisUrl, TRAWL_BOOTSTRAP_KEY: key };
+const common: Record<string, string> = { ...(clusterNodes ? { REDIS_CLUSTER_NODES: clusterNodes } : { REDIS_URL: redisUrl ?? '' }), TRAWL_BOOTSTRAP_KEY: key };
 // Built once here (when a source is newer), then every process runs the bundle, as `npm start` would.
 if (stale()) await buildBundles();
 const node = [process.execPath, '--enable-source-maps'];

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlItem } from '@trawl/contract';
 import type { TestGateway } from '@trawl/test-support/gateway.ts';
 import { allItems, duplicates, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { MODES_WITH_REDIS_CLUSTER, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
 import { defineTreeWeb, startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
-import { connect } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Issue 3 point 8: max_pages is exact with one and with three workers on a web far larger than the cap (the
@@ -86,7 +85,7 @@ async function expectExactCap(gw: TestGateway, env: CrawlEnv, workers = 1) {
   return done;
 }
 
-describe.each(MODES)('crawl caps (%s)', (mode) => {
+describe.each(MODES_WITH_REDIS_CLUSTER)('crawl caps (%s)', (mode) => {
   let env: CrawlEnv;
   beforeAll(async () => {
     env = await startCrawlEnv(mode, { workers: 1 });
@@ -109,7 +108,7 @@ describe.each(MODES)('crawl caps (%s)', (mode) => {
       await env.addWorkers(2);
       expect(env.workers.filter((w) => !w.exited())).toHaveLength(3);
       // Watch who owns the hostname shards while the crawl runs: the cap must hold with the work really split.
-      const redis = await connect(env.redis!.url);
+      const redis = await env.connectRedis();
       const owners = new Set<string>();
       let watching = true;
       const watch = (async () => {

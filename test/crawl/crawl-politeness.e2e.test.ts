@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allItems, sleep, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { MODES_WITH_REDIS_CLUSTER, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
 import { startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
-import { connect } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Issue 3 point 8: a redirect that leaves the scope is not followed; a 429 with Retry-After slows the host (in
@@ -36,7 +35,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe.each(MODES)('crawl politeness (%s)', (mode) => {
+describe.each(MODES_WITH_REDIS_CLUSTER)('crawl politeness (%s)', (mode) => {
   let env: CrawlEnv;
   // The 429 is answered once per host: each mode gets its own.
   const busy = `busy-${mode}.example.test`;
@@ -46,7 +45,7 @@ describe.each(MODES)('crawl politeness (%s)', (mode) => {
     site.page(u(busy), { links: ['/step', ...QUEUED] });
     site.page(u(busy, '/step'), { first: [{ status: 429, headers: { 'retry-after': '2' } }], links: ['/after1', '/after2'] });
     for (const p of [...QUEUED, '/after1', '/after2']) site.page(u(busy, p), { latencyMs: 100 });
-    env = await startCrawlEnv(mode, { workers: mode === 'cluster' ? 2 : 1 });
+    env = await startCrawlEnv(mode, { workers: mode !== 'embedded' ? 2 : 1 });
   });
   afterAll(async () => {
     await env?.close();
@@ -73,12 +72,12 @@ describe.each(MODES)('crawl politeness (%s)', (mode) => {
   it('a 429 with Retry-After holds every request to the host until it has passed, then retries', async () => {
     const from = site.mark();
     const created = await startCrawl(env.gw, { urls: [u(busy)] });
-    if (mode === 'cluster') {
+    if (mode !== 'embedded') {
       // The backoff is for every worker, not only the one that saw the 429. Once that worker has recorded the
       // backoff and requeued the page (not before: a worker killed before that never learnt of the 429, or its
       // lease is simply reclaimed), kill -9 it, so another worker takes the shard and the retry mid-backoff.
       await waitForCrawl(env.gw, created.id, { until: (j) => j.diagnostics.retry.categories.http_429 === 1, intervalMs: 10 });
-      const redis = await connect(env.redis!.url);
+      const redis = await env.connectRedis();
       const slowUntil = await redis.get(`${env.prefix}shard:{${busy}}:slow`);
       const owner = await redis.get(`${env.prefix}shard:{${busy}}:owner`);
       await redis.quit();

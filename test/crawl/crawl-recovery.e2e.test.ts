@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlJob } from '@trawl/contract';
 import { allItems, duplicates, getCrawl, sorted, startCrawl, waitForCrawl } from '@trawl/test-support/crawl-client.ts';
-import { MODES, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
+import { MODES_WITH_REDIS_CLUSTER, startCrawlEnv, workerLogs, type CrawlEnv } from '@trawl/test-support/crawl-modes.ts';
 import { defineTreeWeb, startCrawlSite, type CrawlSite } from '@trawl/test-support/crawl-site.ts';
 import { startGatewayProcess } from '@trawl/test-support/processes.ts';
-import { connect } from '@trawl/test-support/redis-server.ts';
 
 /**
  * Issue 3 point 8: a worker dies in the middle of a crawl (cluster: kill -9 of a worker process; embedded: one of
@@ -26,7 +25,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe.each(MODES)('crawl recovery (%s)', (mode) => {
+describe.each(MODES_WITH_REDIS_CLUSTER)('crawl recovery (%s)', (mode) => {
   let env: CrawlEnv;
   beforeAll(async () => {
     env = await startCrawlEnv(mode, { workers: 3 });
@@ -36,15 +35,15 @@ describe.each(MODES)('crawl recovery (%s)', (mode) => {
   });
 
   it('a worker that dies mid-crawl loses no page and duplicates none; the cap still holds', async () => {
-    const api = mode === 'cluster' ? await startGatewayProcess('gateway', { ...env.processEnv!, TRAWL_WORKERS: '0' }) : env.gw;
+    const api = mode !== 'embedded' ? await startGatewayProcess('gateway', { ...env.processEnv!, TRAWL_WORKERS: '0' }) : env.gw;
     const full = await startCrawl(api, { urls: [site.url(HOSTS[0])], scope: 'same_domain', max_depth: 10, max_pages: 1000 });
     const capped = await startCrawl(api, { urls: [site.url(HOSTS[1])], scope: 'same_domain', max_depth: 10, max_pages: CAP });
 
     // Wait until the crawl is well under way, then take a worker out.
     const atKill = await waitForCrawl(api, full.id, { until: (j) => j.progress.pages_completed >= 60, intervalMs: 20 });
-    if (mode === 'cluster') {
+    if (mode !== 'embedded') {
       // The victim is the process owning the most hostname shards: its buffered and in-flight leases are orphaned.
-      const redis = await connect(env.redis!.url);
+      const redis = await env.connectRedis();
       const owners = await Promise.all(HOSTS.map((h) => redis.get(`${env.prefix}shard:{${h}}:owner`)));
       const victim = env.workers
         .map((w) => ({ w, hosts: HOSTS.filter((_, i) => owners[i] !== null && w.workerIds.includes(owners[i]!)) }))

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { openKv, openMemoryKv, type Kv } from '@trawl/kv';
-import type { RedisConnection } from '@trawl/redis';
+import { isClusterConnection, type RedisConnection, type RedisServerConnection } from '@trawl/redis';
+import { useRedisCluster, type RedisCluster, type RedisClusterOptions } from './redis-cluster.ts';
 import { randomPrefix, useRedis, type RedisServer } from './redis-server.ts';
+import { recordScriptRuns, type ScriptRuns } from './script-slots.ts';
 
 /**
  * The backends every conformance suite runs on, from this one module: the two Kvs (in memory, and LMDB on a
@@ -49,14 +51,13 @@ export function useKvBackends(): [name: string, open: OpenKv][] {
 }
 
 export interface RedisBackend {
-  readonly server: RedisServer;
   readonly conn: RedisConnection;
-  /** A key prefix no other store uses, so every store of the file shares the one server. */
+  /** A key prefix no other store uses, so every store of the file shares the one server (or cluster). */
   prefix(): string;
 }
 
 /** The e2e lane's backend: one redis-server and connection for the test file (redis-server.ts `useRedis`). */
-export function useRedisBackend(): RedisBackend {
+export function useRedisBackend(): RedisBackend & { readonly server: RedisServer; readonly conn: RedisServerConnection } {
   const redis = useRedis();
   return {
     get server() {
@@ -64,6 +65,35 @@ export function useRedisBackend(): RedisBackend {
     },
     get conn() {
       return redis.conn;
+    },
+    prefix: randomPrefix,
+  };
+}
+
+/**
+ * The same backends on a real Redis Cluster (3 masters, 3 replicas by default; redis-cluster.ts): one cluster and
+ * cluster connection for the test file. Each store's keys carry its crawl, team or job hash tag, so they land on
+ * every master; a script whose keys span two slots fails here, as it would in production. `scriptRuns` holds the
+ * slots of every script run's keys (script-slots.ts).
+ */
+export function useRedisClusterBackend(opts?: RedisClusterOptions): RedisBackend & { readonly cluster: RedisCluster; readonly scriptRuns: ScriptRuns } {
+  const redis = useRedisCluster(opts);
+  let runs: ScriptRuns | undefined;
+  beforeAll(() => {
+    const conn = redis.conn;
+    if (!isClusterConnection(conn)) throw new Error('useRedisClusterBackend: not a cluster connection');
+    runs = recordScriptRuns(conn);
+  });
+  return {
+    get cluster() {
+      return redis.cluster;
+    },
+    get conn() {
+      return redis.conn;
+    },
+    get scriptRuns() {
+      if (!runs) throw new Error('useRedisClusterBackend: used outside a test');
+      return runs;
     },
     prefix: randomPrefix,
   };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { connectRedis, type RedisConnection } from '@trawl/redis';
+import { connectRedis, isClusterConnection, type RedisConnection, type RedisServerConnection } from '@trawl/redis';
 import { freePort } from './free-port.ts';
 
 export interface RedisServer {
@@ -104,8 +104,11 @@ export function randomPrefix(): string {
   return `t${randomBytes(6).toString('hex')}:`;
 }
 
-export async function connect(url: string): Promise<RedisConnection> {
-  return connectRedis(url, 'test');
+/** A connection to one server (a Redis URL, never a cluster). */
+export async function connect(url: string): Promise<RedisServerConnection> {
+  const c = await connectRedis(url, 'test');
+  if (isClusterConnection(c)) throw new Error('connect: a server URL gave a cluster connection');
+  return c;
 }
 
 /**
@@ -132,9 +135,9 @@ export async function rejectionWhileHalted<T>(setup: (conn: RedisConnection) => 
  * One redis-server and connection for a test file, started before its tests and stopped after them. The
  * returned object's `conn` is valid inside tests (and in factories they call).
  */
-export function useRedis(): { readonly server: RedisServer; readonly conn: RedisConnection } {
+export function useRedis(): { readonly server: RedisServer; readonly conn: RedisServerConnection } {
   let server: RedisServer | undefined;
-  let conn: RedisConnection | undefined;
+  let conn: RedisServerConnection | undefined;
   beforeAll(async () => {
     server = await startRedisServer();
     conn = await connect(server.url);

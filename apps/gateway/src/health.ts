@@ -1,12 +1,16 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { Runtime } from '@trawl/process';
-import type { Store } from '@trawl/store';
+import type { RedisClusterHealth, Store } from '@trawl/store';
 
 /** How long /healthz waits for the store to answer a PING before it calls the store unreachable. */
 export const HEALTH_PING_TIMEOUT_MS = 1_000;
 
-export type Health = { ok: true; status: 'ok'; store: Store['kind'] } | { ok: false; status: 'degraded'; store: Store['kind'] };
+export type Health = ({ ok: true; status: 'ok' } | { ok: false; status: 'degraded' }) & {
+  store: Store['kind'];
+  /** On a Redis Cluster: its state, masters and how many answered. */
+  redis_cluster?: RedisClusterHealth;
+};
 
 /**
  * Liveness with the one dependency that matters: the process answers, and so does its store. A store that does
@@ -19,6 +23,9 @@ export async function checkHealth(store: Store, timeoutMs = HEALTH_PING_TIMEOUT_
     timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs);
   });
   try {
+    // On a Redis Cluster every master is asked (RedisStore.clusterHealth): that is the ping, and its state is shown.
+    const cluster = store.clusterHealth ? await Promise.race([store.clusterHealth(), timeout]) : null;
+    if (cluster) return cluster.state === 'ok' ? { ok: true, status: 'ok', store: store.kind, redis_cluster: cluster } : { ok: false, status: 'degraded', store: store.kind, redis_cluster: cluster };
     await Promise.race([store.ping(), timeout]);
     return { ok: true, status: 'ok', store: store.kind };
   } catch {
@@ -35,6 +42,7 @@ export type Readiness = {
   browser: 'ok' | 'unavailable';
   /** With TRAWL_DATA_MAX_BYTES only: `full` while creations are refused (reads still answer, so still ready). */
   data_dir?: 'ok' | 'full';
+  redis_cluster?: RedisClusterHealth;
 };
 
 /**
@@ -59,6 +67,7 @@ export async function checkReadiness(
   ]);
   const ok = health.ok && browser === 'ok';
   const ready: Readiness = { ok, status: ok ? 'ready' : 'not_ready', store: health.ok ? 'ok' : 'unreachable', browser };
+  if (health.redis_cluster) ready.redis_cluster = health.redis_cluster;
   if (space && space.maxBytes !== null) ready.data_dir = space.full() ? 'full' : 'ok';
   return ready;
 }

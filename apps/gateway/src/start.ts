@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { TrawlConfig } from '@trawl/config';
+import { redisTarget, type TrawlConfig } from '@trawl/config';
 import { crawlRunSource, type CrawlServices, type CrawlWorker } from '@trawl/crawler';
 import { crawlRetentionMs, createRuntime, runtimeFaultLog, startTrendsRunners, startWorkers, type Logger, type Runtime } from '@trawl/process';
 import type { TrendsRunner } from '@trawl/trends';
@@ -25,14 +25,14 @@ export interface GatewayOptions {
 }
 
 /**
- * Builds a gateway from a parsed configuration. Embedded (no REDIS_URL): in-memory state and TRAWL_WORKERS
+ * Builds a gateway from a parsed configuration. Embedded (neither REDIS_URL nor REDIS_CLUSTER_NODES): in-memory state and TRAWL_WORKERS
  * (default 1) crawl workers in this process. Cluster: state in Redis; workers run as `npm run worker` unless
  * TRAWL_WORKERS asks for some here too.
  */
 export async function createGateway(config: TrawlConfig, opts: GatewayOptions = {}) {
   const runtime = await createRuntime(config, { now: opts.now, name: 'trawl-gateway', log: opts.log });
   const { store, now } = runtime;
-  const workerCount = config.TRAWL_WORKERS ?? (config.REDIS_URL ? 0 : 1);
+  const workerCount = config.TRAWL_WORKERS ?? (redisTarget(config) ? 0 : 1);
   // Faults of background work: one JSON line each, a Redis outage once when it begins and once when it ends.
   const onError = runtimeFaultLog(runtime);
   const workers = startWorkers(runtime, workerCount, onError);

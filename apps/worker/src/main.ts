@@ -1,10 +1,11 @@
+import { redisTarget } from '@trawl/config';
 import { createRuntime, runProcess, runtimeFaultLog, startTrendsRunners, startWorkers } from '@trawl/process';
 
-// `npm run worker`: one worker actor process against the shared Redis (REDIS_URL is required). The banner goes
+// `npm run worker`: one worker actor process against the shared Redis (REDIS_URL or REDIS_CLUSTER_NODES is required). The banner goes
 // to stderr: stdout is the log stream (README "Logging").
 await runProcess('trawl-worker', async (config, log) => {
-  if (!config.REDIS_URL) {
-    process.stderr.write('npm run worker needs REDIS_URL (embedded mode runs its workers inside `npm start`)\n');
+  if (!redisTarget(config)) {
+    process.stderr.write('npm run worker needs REDIS_URL or REDIS_CLUSTER_NODES (embedded mode runs its workers inside `npm start`)\n');
     process.exit(2);
   }
   const runtime = await createRuntime(config, { name: 'trawl-worker', log });

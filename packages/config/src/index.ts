@@ -34,6 +34,10 @@ export const EnvSchema = z.object({
   PORT: intFrom(0, 65535, 8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // A Redis Cluster instead of one server: some of its nodes, comma-separated (README "Redis Cluster").
+  REDIS_CLUSTER_NODES: csv
+    .pipe(z.array(z.url({ protocol: /^rediss?$/, error: 'each node must be a redis:// or rediss:// URL' })).min(1, 'must name at least one node'))
+    .optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]*$/).default('trawl:'),
   // Embedded mode keeps its state on disk under this directory (README "Data directory"); `:memory:` keeps it in the
   // process instead (the same backends on an in-memory store, lost at exit). Ignored with REDIS_URL.
@@ -119,17 +123,26 @@ export const EnvSchema = z.object({
   /** `1`: human-readable log lines; `0`: JSON lines; unset: human-readable when stdout is a terminal, else JSON. */
   LOG_PRETTY: z.enum(['0', '1']).optional(),
 }).superRefine((env, ctx) => {
+  if (env.REDIS_URL !== undefined && env.REDIS_CLUSTER_NODES !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message: 'names a cluster, REDIS_URL one server: set one of them' });
+  }
   // A limit that could never apply would let an operator believe the disk is guarded: refused, not ignored.
   if (env.TRAWL_DATA_MAX_BYTES === undefined) return;
-  if (env.REDIS_URL !== undefined) {
+  if (env.REDIS_URL !== undefined || env.REDIS_CLUSTER_NODES !== undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['TRAWL_DATA_MAX_BYTES'],
-      message: 'limits the embedded store (data directory or :memory:) only: unset it with REDIS_URL',
+      message: 'limits the embedded store (data directory or :memory:) only: unset it with REDIS_URL or REDIS_CLUSTER_NODES',
     });
   }
 });
 export type TrawlConfig = z.infer<typeof EnvSchema>;
+
+/** Where the shared Redis is (REDIS_URL or REDIS_CLUSTER_NODES); null in embedded mode. */
+export function redisTarget(config: Pick<TrawlConfig, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>): { url: string } | { clusterNodes: string[] } | null {
+  if (config.REDIS_CLUSTER_NODES !== undefined) return { clusterNodes: config.REDIS_CLUSTER_NODES };
+  return config.REDIS_URL === undefined ? null : { url: config.REDIS_URL };
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

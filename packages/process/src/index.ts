@@ -1,4 +1,4 @@
-import type { TrawlConfig } from '@trawl/config';
+import { redisTarget, type TrawlConfig } from '@trawl/config';
 import { CrawlWorker, WebhookDispatcher, type WebhookSettings, type WorkerSettings } from '@trawl/crawler';
 import { KvWebhookOutbox, RedisWebhookOutbox, sendWebhook, type SendResult, type WebhookOutbox, type WebhookRequestOut } from '@trawl/webhooks';
 import { createBrowserPool, type BrowserPool } from '@trawl/browser';
@@ -12,11 +12,11 @@ import {
   type ShardDirectory,
 } from '@trawl/frontier';
 import { HostResolverRules, SsrfGuard } from '@trawl/net';
-import { closeConnection, connectRedis, isStoreUnavailable, type RedisConnection } from '@trawl/redis';
+import { closeConnection, connectRedis, isClusterConnection, isStoreUnavailable, type RedisConnection } from '@trawl/redis';
 import { startMetricsServer, type MetricsServer } from '@trawl/metrics';
 import { countStoreUnavailable, MetricsPortError, runtimeGauges } from './metrics.ts';
 import { contentPoolSettings, createContentProcessor, type ContentProcessor } from '@trawl/scrape';
-import { ARTIFACT_TOMBSTONE_S, KvStore, RedisStore, type Store } from '@trawl/store';
+import { ARTIFACT_TOMBSTONE_S, KvStore, moveTeamKeysUnderTag, RedisStore, type Store } from '@trawl/store';
 import { DataDirSpace, MEMORY_DIR, openKv, openMemoryKv, startExpirySweeper, type Kv } from '@trawl/kv';
 import { createFaultLog, type FaultLog } from './fault-log.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -82,8 +82,14 @@ export async function createRuntime(config: TrawlConfig, opts: { now?: () => num
   let kv: Kv | null = null;
   let webhooks: WebhookOutbox;
   let state: TrendsState;
-  if (config.REDIS_URL) {
-    redis = await connectRedis(config.REDIS_URL, opts.name ?? 'trawl', config.TRAWL_REDIS_STARTUP_TIMEOUT_MS);
+  const target = redisTarget(config);
+  if (target) {
+    redis = await connectRedis(target, opts.name ?? 'trawl', config.TRAWL_REDIS_STARTUP_TIMEOUT_MS);
+    // Teams and keys written by a version before the `{teams}` hash tag (only a single server can hold them).
+    if (!isClusterConnection(redis)) {
+      const moved = await moveTeamKeysUnderTag(redis, config.REDIS_PREFIX);
+      if (moved > 0) log.info({ records: moved }, 'moved team and API-key records under the {teams} hash tag');
+    }
     store = new RedisStore(redis, config.REDIS_PREFIX, now);
     crawls = new RedisCrawlStore(redis, config.REDIS_PREFIX);
     directory = new RedisShardDirectory(redis, config.REDIS_PREFIX, config.TRAWL_SHARD_TTL_MS * 2);

@@ -23,6 +23,9 @@ export function loadedNodeRedis(): typeof NodeRedis | null {
   return nodeRedis;
 }
 
+/** Where Redis is: one server (REDIS_URL), or a Redis Cluster by some of its nodes (REDIS_CLUSTER_NODES). */
+export type RedisTarget = { url: string } | { clusterNodes: readonly string[] };
+
 /** The one place that imports node-redis (with unavailable.ts's error checks). Everything else talks to `RedisConnection`. */
 function makeClient(redis: typeof NodeRedis, url: string, name: string) {
   return redis.createClient({
@@ -34,12 +37,43 @@ function makeClient(redis: typeof NodeRedis, url: string, name: string) {
     socket: { reconnectStrategy: reconnectDelay },
   });
 }
-export type RedisConnection = ReturnType<typeof makeClient>;
+
+/**
+ * node-redis's cluster client: it learns the slot map from any seed node, follows MOVED and ASK, reads the map again
+ * when a node is lost (a failover), and routes each command, MULTI and script by its first key. Every node's
+ * connection follows the same outage rules as a single server's. Nodes the seeds name are reached with the seeds'
+ * credentials.
+ */
+function makeCluster(redis: typeof NodeRedis, urls: readonly string[], name: string) {
+  const first = new URL(urls[0] ?? 'redis://127.0.0.1:6379');
+  return redis.createCluster({
+    rootNodes: urls.map((url) => ({ url })),
+    // While a node is reconnecting, read the slot map again every second (node-redis's default: 5 s), so a promoted
+    // replica is found about as soon as the cluster has promoted it.
+    topologyRefreshOnReconnectionAttemptStrategy: 1_000,
+    defaults: {
+      name,
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: reconnectDelay, tls: first.protocol === 'rediss:' },
+      ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+      ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+    },
+  });
+}
+
+export type RedisServerConnection = ReturnType<typeof makeClient>;
+export type RedisClusterConnection = ReturnType<typeof makeCluster>;
+/** One server's client or the cluster client: the commands Trawl sends are the same on both (keys tagged per slot). */
+export type RedisConnection = RedisServerConnection | RedisClusterConnection;
+
+export function isClusterConnection(c: RedisConnection): c is RedisClusterConnection {
+  return 'masters' in c;
+}
 
 /** Redis could not be reached when the process started: a clear one-line reason, never the URL's credentials. */
 export class RedisUnreachableError extends Error {
   constructor(where: string, timeoutMs: number) {
-    super(`Redis at ${where} did not answer within ${timeoutMs / 1000} s: is it running, and is REDIS_URL right?`);
+    super(`${where} did not answer within ${timeoutMs / 1000} s: is it running, and is REDIS_URL (or REDIS_CLUSTER_NODES) right?`);
     this.name = 'RedisUnreachableError';
   }
 }
@@ -50,18 +84,23 @@ function redisAddress(url: string): string {
     const u = new URL(url);
     return `${u.hostname}:${u.port || '6379'}`;
   } catch {
-    return '(unparseable REDIS_URL)';
+    return '(unparseable Redis URL)';
   }
+}
+
+function describeTarget(target: RedisTarget): string {
+  return 'url' in target ? `Redis at ${redisAddress(target.url)}` : `Redis Cluster at ${target.clusterNodes.map(redisAddress).join(', ')}`;
 }
 
 /**
  * Connects, giving up after `startupTimeoutMs` with RedisUnreachableError: once running, a process rides out any
  * outage (reconnection never stops), but a process starting against a Redis that is not there should say so at
- * once rather than wait forever.
+ * once rather than wait forever. A cluster is connected once its slot map is known.
  */
-export async function connectRedis(url: string, name = 'trawl', startupTimeoutMs = 5_000): Promise<RedisConnection> {
+export async function connectRedis(target: RedisTarget | string, name = 'trawl', startupTimeoutMs = 5_000): Promise<RedisConnection> {
   nodeRedis ??= await import('redis');
-  const client = makeClient(nodeRedis, url, name);
+  const where = typeof target === 'string' ? { url: target } : target;
+  const client: RedisConnection = 'url' in where ? makeClient(nodeRedis, where.url, name) : makeCluster(nodeRedis, where.clusterNodes, name);
   client.on('error', () => {
     // Reconnection is automatic; individual commands reject while disconnected.
   });
@@ -69,13 +108,13 @@ export async function connectRedis(url: string, name = 'trawl', startupTimeoutMs
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), startupTimeoutMs);
   });
-  const connected = client.connect().then(() => 'connected' as const);
+  const connected = (client.connect() as Promise<unknown>).then(() => 'connected' as const);
   const first = await Promise.race([connected, timedOut]);
   clearTimeout(timer);
   if (first === 'timeout') {
     connected.catch(() => undefined);
     client.destroy();
-    throw new RedisUnreachableError(redisAddress(url), startupTimeoutMs);
+    throw new RedisUnreachableError(describeTarget(where), startupTimeoutMs);
   }
   return client;
 }
@@ -98,7 +137,9 @@ export async function closeConnection(client: RedisConnection, timeoutMs = 1_000
   if (!clean && client.isOpen) client.destroy();
 }
 
+/** A raw command; on a cluster it goes to the node serving `args[1]`, the first key of every command Trawl sends raw. */
 export async function sendCommand<T = unknown>(client: RedisConnection, args: (string | Buffer)[]): Promise<T> {
+  if (isClusterConnection(client)) return (await client.sendCommand(args[1], false, args)) as T;
   return (await client.sendCommand(args)) as T;
 }
 

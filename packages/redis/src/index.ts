@@ -1,4 +1,18 @@
-export { closeConnection, connectRedis, getBuffer, RedisUnreachableError, reconnectDelay, sendCommand, RECONNECT_MAX_DELAY_MS, type RedisConnection } from './client.ts';
+export {
+  closeConnection,
+  connectRedis,
+  getBuffer,
+  isClusterConnection,
+  RedisUnreachableError,
+  reconnectDelay,
+  sendCommand,
+  RECONNECT_MAX_DELAY_MS,
+  type RedisClusterConnection,
+  type RedisConnection,
+  type RedisServerConnection,
+  type RedisTarget,
+} from './client.ts';
 export { LuaScript, loadScripts } from './script.ts';
 export { isStoreUnavailable, whileStoreUnavailable, type OutageRetry } from './unavailable.ts';
 export { RedisRecordIndex, type RecordIndexKeys } from './record-index.ts';
+export { keySlot } from './key-slot.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import type { RedisConnection } from './client.ts';
+import { isClusterConnection, type RedisConnection } from './client.ts';
 
 /** `--- @include "<name>"` on a line of its own, as BullMQ writes it: `<name>.lua`, relative to the including file. */
 const INCLUDE = /^--- @include "([^"]+)"[ \t]*$/gm;
@@ -27,7 +27,8 @@ export class LuaScript {
   readonly name: string;
   readonly numberOfKeys: number;
   private readonly source: string;
-  private readonly sha: string;
+  /** SHA1 of the source as run (includes inlined): EVALSHA's name for it. */
+  readonly sha: string;
 
   constructor(path: string) {
     const file = path.split('/').pop() ?? path;
@@ -44,11 +45,13 @@ export class LuaScript {
       throw new Error(`${this.name}: expected ${this.numberOfKeys} keys, got ${keys.length}`);
     }
     const tail = [String(keys.length), ...keys, ...args.map((a) => (Buffer.isBuffer(a) ? a : String(a)))];
+    // On a cluster the script runs on the node serving its first key (all its keys share that slot).
+    const send = (args: (string | Buffer)[]) => (isClusterConnection(client) ? client.sendCommand(keys[0], false, args) : client.sendCommand(args));
     try {
-      return (await client.sendCommand(['EVALSHA', this.sha, ...tail])) as T;
+      return (await send(['EVALSHA', this.sha, ...tail])) as T;
     } catch (err) {
       if (!String((err as Error).message).startsWith('NOSCRIPT')) throw err;
-      return (await client.sendCommand(['EVAL', this.source, ...tail])) as T;
+      return (await send(['EVAL', this.source, ...tail])) as T;
     }
   }
 }

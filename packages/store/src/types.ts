@@ -224,5 +224,14 @@ export interface Store extends TeamStore, RunStore, ArtifactStore, IdempotencySt
   readonly kind: 'memory' | 'redis' | 'disk';
   /** Resolves when the backend answers, rejects when it cannot be reached (health checks). On a Kv (kind memory or disk): fine while the Kv is open. */
   ping(): Promise<void>;
+  /** On a Redis Cluster: its state as the gateway sees it (null on one server or a Kv). */
+  clusterHealth?(): Promise<RedisClusterHealth | null>;
   close(): Promise<void>;
+}
+
+/** A Redis Cluster as /healthz and /readyz report it: `ok` once every slot is served and every master answers. */
+export interface RedisClusterHealth {
+  state: 'ok' | 'fail';
+  masters: number;
+  masters_answering: number;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStoreUnavailable } from '@trawl/redis';
+import { isStoreUnavailable, sendCommand } from '@trawl/redis';
 import { QUOTA_USAGE_MONTHS_KEPT, RedisStore } from '../src/index.ts';
 import { useRedisBackend } from '@trawl/test-support/backends.ts';
 import { randomPrefix, rejectionWhileHalted } from '@trawl/test-support/redis-server.ts';
@@ -17,7 +17,7 @@ describe('quota keys in Redis', () => {
     await store.returnQuota('team_k', 'scrape', MONTH, 1, 'run_k');
     const expected = Date.UTC(2031, 4 + 1 + QUOTA_USAGE_MONTHS_KEPT, 1);
     for (const key of [`${prefix}quota:{team_k}:used:${MONTH}`, `${prefix}quota:{team_k}:returned:${MONTH}`]) {
-      expect(Number(await redis.conn.sendCommand(['PEXPIRETIME', key])), key).toBe(expected);
+      expect(Number(await sendCommand(redis.conn, ['PEXPIRETIME', key])), key).toBe(expected);
     }
   });
 });

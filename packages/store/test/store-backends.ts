@@ -21,6 +21,6 @@ export function useKvStores(): [string, MakeStore][] {
 }
 
 /** The Redis store (the e2e lane): a new key prefix per store on the file's redis-server. */
-export function redisStores(redis: RedisBackend): [string, MakeStore][] {
-  return [['redis', (clock) => new RedisStore(redis.conn, redis.prefix(), () => clock.t)]];
+export function redisStores(redis: RedisBackend, name = 'redis'): [string, MakeStore][] {
+  return [[name, (clock) => new RedisStore(redis.conn, redis.prefix(), () => clock.t)]];
 }

@@ -1,27 +1,36 @@
 /**
  * Every Redis key the store uses, in one place. Keys of one team's ledger share a hash tag so the charge
- * script stays on one Redis Cluster slot.
+ * script stays on one Redis Cluster slot; teams, their names and API keys share the `{teams}` tag, so creating a
+ * team or rotating a key is one atomic script there too (team-keys-layout.ts moves an older layout's records).
  */
 export class StoreKeys {
   constructor(private readonly prefix: string) {}
+  /** The hash-tagged head of every team, team-name and API-key record. */
+  get teamsBase() {
+    return `${this.prefix}{teams}:`;
+  }
   team(id: string) {
-    return `${this.prefix}team:${id}`;
+    return `${this.teamsBase}team:${id}`;
   }
   /** Every team by its position (creation time, id), for listing: a sorted set of equal scores, read BYLEX. */
   teams() {
-    return `${this.prefix}teams`;
+    return `${this.teamsBase}teams`;
   }
   teamByName(name: string) {
-    return `${this.prefix}team-name:${name}`;
+    return `${this.teamsBase}team-name:${name}`;
   }
   apiKeyByHash(hash: string) {
-    return `${this.prefix}apikey:${hash}`;
+    return `${this.teamsBase}apikey:${hash}`;
   }
   apiKeyHashById(id: string) {
-    return `${this.prefix}apikey-id:${id}`;
+    return `${this.teamsBase}apikey-id:${id}`;
   }
   teamKeys(teamId: string) {
-    return `${this.prefix}team-keys:${teamId}`;
+    return `${this.teamsBase}team-keys:${teamId}`;
+  }
+  /** Set once team-keys-layout.ts has moved this prefix's records under `{teams}` (or found none to move). */
+  teamsLayout() {
+    return `${this.teamsBase}layout`;
   }
   run(id: string) {
     return `${this.prefix}run:${id}`;

@@ -1,5 +1,5 @@
 import { QUOTA_RESOURCE_NAMES, type QuotaResource, type RateLimitClass } from '@trawl/contract';
-import { getBuffer, loadScripts, sendCommand, type RedisConnection } from '@trawl/redis';
+import { getBuffer, isClusterConnection, loadScripts, sendCommand, type RedisConnection } from '@trawl/redis';
 import { hashSecret, newApiKey, newId } from '../ids.ts';
 import { quotaUsageExpiresAt } from '../quota-rule.ts';
 import { ARTIFACT_TOMBSTONE_S } from '../retention.ts';
@@ -12,6 +12,7 @@ import type {
   QuotaUsage,
   LedgerPage,
   RateLimitDecision,
+  RedisClusterHealth,
   RunRecord,
   SelectorMemoryKey,
   Store,
@@ -299,7 +300,32 @@ export class RedisStore implements Store {
 
   async ping() {
     // Fails at once while disconnected (no offline queue); a Redis that hangs is bounded by the caller's timeout.
-    await this.redis.ping();
+    if (!isClusterConnection(this.redis)) {
+      await this.redis.ping();
+      return;
+    }
+    const health = await this.clusterHealth();
+    if (health?.state !== 'ok') throw new Error('redis cluster not ok');
+  }
+
+  /** Every master asked at once: a cluster serves every key only while all its masters answer and its slots are covered. */
+  async clusterHealth(): Promise<RedisClusterHealth | null> {
+    const cluster = this.redis;
+    if (!isClusterConnection(cluster)) return null;
+    const masters = cluster.masters;
+    const answers = await Promise.all(
+      masters.map(async (m) => {
+        try {
+          const info = String(await (await cluster.nodeClient(m)).sendCommand(['CLUSTER', 'INFO']));
+          return /cluster_state:ok/.test(info);
+        } catch {
+          return null;
+        }
+      }),
+    );
+    const answering = answers.filter((a) => a !== null).length;
+    const ok = masters.length > 0 && answers.every((a) => a === true);
+    return { state: ok ? 'ok' : 'fail', masters: masters.length, masters_answering: answering };
   }
 
   async close() {
