@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '@trawl/test-support/free-port.ts';
 
 // What `npm start` runs (the bundle, built by the test run's global setup).
 const START = fileURLToPath(new URL('../../../scripts/start.mjs', import.meta.url));
@@ -40,6 +41,18 @@ describe('start-up failures an operator can fix', () => {
     const r = await start({ PORT: '0', REDIS_URL: `redis://trawl:s3cret-pw@127.0.0.1:${port}`, TRAWL_REDIS_STARTUP_TIMEOUT_MS: '1500' });
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`Redis at 127.0.0.1:${port} did not answer within 1.5 s: is it running, and is REDIS_URL right?`);
+    expect(r.stderr).not.toContain('s3cret');
+  }, 40_000);
+
+  it('an unreachable REDIS_CLUSTER_NODES stops start-up with one clear line naming every node, no credentials, exit 1', async () => {
+    const { server, port } = await listen();
+    servers.push(server);
+    server.on('connection', () => undefined);
+    const closed = await freePort();
+    const nodes = `redis://trawl:s3cret-pw@127.0.0.1:${port},redis://127.0.0.1:${closed}`;
+    const r = await start({ PORT: '0', REDIS_CLUSTER_NODES: nodes, TRAWL_REDIS_STARTUP_TIMEOUT_MS: '1500' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`Redis Cluster at 127.0.0.1:${port}, 127.0.0.1:${closed} did not answer within 1.5 s: is it running, and is REDIS_CLUSTER_NODES right?`);
     expect(r.stderr).not.toContain('s3cret');
   }, 40_000);
 

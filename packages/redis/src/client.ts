@@ -72,8 +72,8 @@ export function isClusterConnection(c: RedisConnection): c is RedisClusterConnec
 
 /** Redis could not be reached when the process started: a clear one-line reason, never the URL's credentials. */
 export class RedisUnreachableError extends Error {
-  constructor(where: string, timeoutMs: number) {
-    super(`${where} did not answer within ${timeoutMs / 1000} s: is it running, and is REDIS_URL (or REDIS_CLUSTER_NODES) right?`);
+  constructor(where: string, timeoutMs: number, setting: 'REDIS_URL' | 'REDIS_CLUSTER_NODES') {
+    super(`${where} did not answer within ${timeoutMs / 1000} s: is it running, and is ${setting} right?`);
     this.name = 'RedisUnreachableError';
   }
 }
@@ -108,13 +108,20 @@ export async function connectRedis(target: RedisTarget | string, name = 'trawl',
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), startupTimeoutMs);
   });
-  const connected = (client.connect() as Promise<unknown>).then(() => 'connected' as const);
+  // A cluster whose seeds all refuse rejects at once (a server's client retries instead): the same answer as a timeout.
+  const connected = (client.connect() as Promise<unknown>).then(
+    () => 'connected' as const,
+    (err: unknown) => {
+      if ('url' in where) throw err;
+      return 'timeout' as const;
+    },
+  );
   const first = await Promise.race([connected, timedOut]);
   clearTimeout(timer);
   if (first === 'timeout') {
     connected.catch(() => undefined);
     client.destroy();
-    throw new RedisUnreachableError(describeTarget(where), startupTimeoutMs);
+    throw new RedisUnreachableError(describeTarget(where), startupTimeoutMs, 'url' in where ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES');
   }
   return client;
 }
@@ -148,4 +155,16 @@ export async function getBuffer(client: RedisConnection, key: string): Promise<B
   // A connection exists, so node-redis is loaded.
   const raw = client.withTypeMapping({ [nodeRedis!.RESP_TYPES.BLOB_STRING]: Buffer });
   return (await raw.get(key)) as Buffer | null;
+}
+
+/** LRANGE that returns the raw bytes of each element. */
+export async function lRangeBuffers(client: RedisConnection, key: string, start: number, stop: number): Promise<Buffer[]> {
+  const raw = client.withTypeMapping({ [nodeRedis!.RESP_TYPES.BLOB_STRING]: Buffer });
+  return (await raw.lRange(key, start, stop)) as unknown as Buffer[];
+}
+
+/** LINDEX that returns the raw bytes. */
+export async function lIndexBuffer(client: RedisConnection, key: string, index: number): Promise<Buffer | null> {
+  const raw = client.withTypeMapping({ [nodeRedis!.RESP_TYPES.BLOB_STRING]: Buffer });
+  return (await raw.lIndex(key, index)) as unknown as Buffer | null;
 }

