@@ -171,14 +171,14 @@ for(;;){var x=await rd.read();if(x.done)break;buf+=dec.decode(x.value,{stream:tr
   }),
   page({
     name: 'stream-slow',
-    // Gaps well inside the 2 s a silent stream still counts as arriving (settle-policy.ts youngRequestMs), while the
-    // request is older than a long poll by its last chunk: at 1.1 s, a test process busy enough to send a chunk a
-    // second late made a gap look like a feed gone quiet.
-    draws: 'a heading; one streamed response, four chunks 0.9 s apart (older than a poll by the last one)',
+    // Gaps well inside the 1 s the text may hold still (settle-policy.ts holdMs) and the 2 s a silent stream still
+    // counts as arriving (youngRequestMs), while the request is older than a long poll by its last chunk (2.1 s): at
+    // 1.1 s, and then at 0.9 s, a test process busy enough to send a chunk late made a gap look like a feed gone quiet.
+    draws: 'a heading; one streamed response, four chunks 0.7 s apart (older than a poll by the last one)',
     html: chrome(
       'Harbour log stream-slow',
       `<main><h1>Harbour live log</h1><article id="log"></article></main>
-<script>fetch('/matrix-stream/stream-slow?gap=900').then(async function(r){var rd=r.body.getReader(),dec=new TextDecoder(),buf='';
+<script>fetch('/matrix-stream/stream-slow?gap=700').then(async function(r){var rd=r.body.getReader(),dec=new TextDecoder(),buf='';
 var art=document.getElementById('log');
 for(;;){var x=await rd.read();if(x.done)break;buf+=dec.decode(x.value,{stream:true});var k;while((k=buf.indexOf('\\n'))>=0){art.insertAdjacentHTML('beforeend',buf.slice(0,k));buf=buf.slice(k+1);}}});</script>`,
     ),
