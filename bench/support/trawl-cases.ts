@@ -58,8 +58,9 @@ async function bundle(name: keyof typeof BUNDLES): Promise<string> {
  * starts its content threads, as a service does once, so the measured crawl is the steady state (the peers' figures
  * also start after their imports).
  */
-async function warmUp(gatewayUrl: string, port: number): Promise<void> {
-  await crawl(gatewayUrl, port, 1, 1);
+/** One page (the default), or a crawl of `pages` pages over every host so that every worker process takes part. */
+async function warmUp(gatewayUrl: string, port: number, pages = 1, hosts = 1): Promise<void> {
+  await crawl(gatewayUrl, port, pages === 1 ? 1 : hosts, pages);
 }
 
 /** Pages delivered more than once, from the crawl's items read back (its URLs; 0 when every page came once). */
@@ -126,7 +127,7 @@ export async function totalCommands(url: string): Promise<number> {
   return n;
 }
 
-export async function trawlCluster(port: number, hosts: number, workers: number, env: Record<string, string>): Promise<PeerResult> {
+export async function trawlCluster(port: number, hosts: number, workers: number, env: Record<string, string>, warmPages = 1): Promise<PeerResult> {
   const redis = await startRedis();
   const common = baseEnv({ REDIS_URL: redis.url, ...env });
   const gw = await startBundledGateway(await bundle('gateway'), { ...common, TRAWL_WORKERS: '0' });
@@ -135,7 +136,7 @@ export async function trawlCluster(port: number, hosts: number, workers: number,
     for (let i = 0; i < workers; i++) ws.push(await startWorkerProcess(await bundle('worker'), common));
     // Let every worker register and take its share of shards before the clock starts.
     await new Promise((r) => setTimeout(r, 2500));
-    await warmUp(gw.info.url, port);
+    await warmUp(gw.info.url, port, warmPages, hosts);
     const pids = [gw.child.pid!, ...ws.map((w) => w.pid!)];
     const cpu0 = pids.reduce((a, p) => a + cpuMsOf(p), 0);
     const redisCpu0 = cpuMsOf(redis.child.pid!);
